@@ -1,0 +1,14 @@
+package io.tbactors.api;
+
+/**
+ * Creates an actor and names its id. The actor system calls {@link #createActorId()} first and calls
+ * {@link #createActor()} at most once per live id, even when several threads ask for the same id.
+ */
+public interface TbActorCreator {
+
+    /** @return the id of the actor this creator makes */
+    TbActorId createActorId();
+
+    /** @return a new actor instance */
+    TbActor createActor();
+}

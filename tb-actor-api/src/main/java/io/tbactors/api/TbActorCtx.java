@@ -1,0 +1,85 @@
+package io.tbactors.api;
+
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * What an actor sees of the system: itself, its parent, its children and the ability to tell other actors.
+ * Tell and tellWithHighPriority, inherited from {@link TbActorRef}, send to the actor itself.
+ */
+public interface TbActorCtx extends TbActorRef {
+
+    /** @return the id of this actor */
+    TbActorId getSelf();
+
+    /** @return the parent's reference, or null for a root actor */
+    TbActorRef getParentRef();
+
+    /**
+     * Tells a message to another actor by id.
+     *
+     * @param target the receiver
+     * @param msg the message
+     * @throws TbActorNotRegisteredException when no actor has that id
+     */
+    void tell(TbActorId target, TbActorMsg msg);
+
+    /**
+     * Stops an actor and its children.
+     *
+     * @param target the actor to stop
+     */
+    void stop(TbActorId target);
+
+    /**
+     * Returns the child with that id, creating it when absent and {@code createCondition} holds.
+     *
+     * @param actorId the child's id
+     * @param dispatcher supplies the dispatcher name, asked only when the child is created
+     * @param creator supplies the creator, asked only when the child is created
+     * @param createCondition asked only when the child is absent
+     * @return the child, or null when it is absent and the condition said no
+     */
+    TbActorRef getOrCreateChildActor(TbActorId actorId, Supplier<String> dispatcher, Supplier<TbActorCreator> creator,
+                                     Supplier<Boolean> createCondition);
+
+    /**
+     * Returns the child with that id, creating it when absent.
+     *
+     * @param actorId the child's id
+     * @param dispatcher supplies the dispatcher name, asked only when the child is created
+     * @param creator supplies the creator, asked only when the child is created
+     * @return the child
+     */
+    default TbActorRef getOrCreateChildActor(TbActorId actorId, Supplier<String> dispatcher, Supplier<TbActorCreator> creator) {
+        return getOrCreateChildActor(actorId, dispatcher, creator, () -> true);
+    }
+
+    /** @param msg told with normal priority to every child of this actor */
+    void broadcastToChildren(TbActorMsg msg);
+
+    /**
+     * @param msg told to every child of this actor
+     * @param highPriority whether to tell it with high priority
+     */
+    void broadcastToChildren(TbActorMsg msg, boolean highPriority);
+
+    /**
+     * @param msg told to every child whose id matches the filter
+     * @param childFilter selects the children
+     */
+    void broadcastToChildren(TbActorMsg msg, Predicate<TbActorId> childFilter);
+
+    /**
+     * @param msg told to every child whose id has this entity type
+     * @param entityType the entity type to match
+     */
+    void broadcastToChildrenByType(TbActorMsg msg, String entityType);
+
+    /**
+     * @param childFilter selects the children
+     * @return the ids of the children that match, a snapshot
+     */
+    List<TbActorId> filterChildren(Predicate<TbActorId> childFilter);
+}

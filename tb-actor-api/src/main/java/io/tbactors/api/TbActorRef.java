@@ -1,0 +1,24 @@
+package io.tbactors.api;
+
+/**
+ * A handle to send messages to one actor. Telling never blocks and never runs the actor on the caller's thread.
+ */
+public interface TbActorRef {
+
+    /** @return the id of the actor this reference points to */
+    TbActorId getActorId();
+
+    /**
+     * Queues a message with normal priority.
+     *
+     * @param actorMsg the message; must not be null
+     */
+    void tell(TbActorMsg actorMsg);
+
+    /**
+     * Queues a message that is processed before every normal-priority message already waiting.
+     *
+     * @param actorMsg the message; must not be null
+     */
+    void tellWithHighPriority(TbActorMsg actorMsg);
+}
