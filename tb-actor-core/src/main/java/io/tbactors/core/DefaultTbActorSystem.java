@@ -1,0 +1,625 @@
+package io.tbactors.core;
+
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorNotRegisteredException;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorSystem;
+import io.tbactors.core.dispatch.Dispatcher;
+import io.tbactors.core.dispatch.DispatcherKind;
+import io.tbactors.core.dispatch.Dispatchers;
+import io.tbactors.core.observe.ActorStats;
+import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.core.observe.TbActorSystemListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The actor system: a registry of actors by id, named dispatchers that run them, and a scheduler.
+ *
+ * <p>Creating an actor puts a placeholder mailbox into the registry with {@code putIfAbsent} before the creator is
+ * asked for the actor, so for one live id the creator runs at most once, whatever the concurrency and even when it
+ * throws (then the placeholder is removed and whatever was told to it is told {@code INIT_FAILED}).
+ */
+public class DefaultTbActorSystem implements TbActorSystem {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultTbActorSystem.class);
+
+    private static final int RUNNING = 0;
+    private static final int STOPPING = 1;
+    private static final int STOPPED = 2;
+
+    private final TbActorSystemSettings settings;
+    private final TbActorSystemListener listener;
+    private final ConcurrentMap<String, Dispatcher> dispatchers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<TbActorId, TbActorMailbox> actors = new ConcurrentHashMap<>();
+    private final SafeScheduledExecutor scheduler;
+    private final AtomicInteger liveActors = new AtomicInteger();
+    private final AtomicInteger state = new AtomicInteger(RUNNING);
+    private final LongAdder toldAfterStop = new LongAdder();
+    private final LongAdder notProcessed = new LongAdder();
+    private final Object stopMonitor = new Object();
+
+    /** @param settings the settings */
+    public DefaultTbActorSystem(TbActorSystemSettings settings) {
+        this(settings, TbActorSystemListener.NOOP);
+    }
+
+    /**
+     * @param settings the settings
+     * @param listener receives the runtime's events (for metrics); {@link TbActorSystemListener#NOOP} for none
+     */
+    public DefaultTbActorSystem(TbActorSystemSettings settings, TbActorSystemListener listener) {
+        this.settings = Objects.requireNonNull(settings, "settings must not be null");
+        Objects.requireNonNull(listener, "listener must not be null; use TbActorSystemListener.NOOP for none");
+        this.listener = listener == TbActorSystemListener.NOOP ? null : listener;
+        this.scheduler = new SafeScheduledExecutor(settings.getSchedulerPoolSize(), "tb-actors-scheduler");
+    }
+
+    /** @return the settings this system runs with */
+    public TbActorSystemSettings getSettings() {
+        return settings;
+    }
+
+    @Override
+    public ScheduledExecutorService getScheduler() {
+        return scheduler;
+    }
+
+    // ---------------------------------------------------------------- dispatchers
+
+    @Override
+    public void createDispatcher(String dispatcherId, ExecutorService executor) {
+        Objects.requireNonNull(executor, "executor must not be null");
+        registerDispatcher(new Dispatcher(requireDispatcherName(dispatcherId), executor, DispatcherKind.CUSTOM, poolSizeOf(executor)));
+    }
+
+    /**
+     * Creates and registers a dispatcher of a standard kind.
+     *
+     * @param dispatcherId the new dispatcher's name
+     * @param kind fork-join, single or virtual
+     * @param poolSize threads for fork-join (at least 1); ignored by the other kinds
+     * @return the dispatcher
+     */
+    public Dispatcher createDispatcher(String dispatcherId, DispatcherKind kind, int poolSize) {
+        String name = requireDispatcherName(dispatcherId);
+        if (dispatchers.containsKey(name)) {
+            throw duplicateDispatcher(name);
+        }
+        ExecutorService executor = Dispatchers.create(name, kind, poolSize);
+        DispatcherKind effective = kind == DispatcherKind.FORK_JOIN && poolSize == 1 ? DispatcherKind.SINGLE : kind;
+        int effectivePool = switch (effective) {
+            case SINGLE -> 1;
+            case VIRTUAL -> 0;
+            default -> poolSize;
+        };
+        Dispatcher dispatcher = new Dispatcher(name, executor, effective, effectivePool);
+        try {
+            registerDispatcher(dispatcher);
+        } catch (IllegalArgumentException e) {
+            executor.shutdownNow();
+            throw e;
+        }
+        return dispatcher;
+    }
+
+    private void registerDispatcher(Dispatcher dispatcher) {
+        ensureRunning("create a dispatcher");
+        if (dispatchers.putIfAbsent(dispatcher.getName(), dispatcher) != null) {
+            throw duplicateDispatcher(dispatcher.getName());
+        }
+    }
+
+    private static IllegalArgumentException duplicateDispatcher(String name) {
+        return new IllegalArgumentException("Dispatcher '" + name + "' is already registered; destroy it first or pick another name");
+    }
+
+    private static String requireDispatcherName(String dispatcherId) {
+        if (dispatcherId == null || dispatcherId.isBlank()) {
+            throw new IllegalArgumentException("Dispatcher name must not be null or blank");
+        }
+        return dispatcherId;
+    }
+
+    private static int poolSizeOf(ExecutorService executor) {
+        if (executor instanceof java.util.concurrent.ForkJoinPool fj) {
+            return fj.getParallelism();
+        } else if (executor instanceof java.util.concurrent.ThreadPoolExecutor tpe) {
+            return tpe.getMaximumPoolSize();
+        }
+        return 0;
+    }
+
+    @Override
+    public void destroyDispatcher(String dispatcherId) {
+        Dispatcher dispatcher = dispatchers.remove(dispatcherId);
+        if (dispatcher == null) {
+            throw unknownDispatcher(dispatcherId);
+        }
+        dispatcher.getExecutor().shutdownNow();
+    }
+
+    private IllegalArgumentException unknownDispatcher(String dispatcherId) {
+        return new IllegalArgumentException("Dispatcher '" + dispatcherId + "' is not registered; registered: "
+                + new TreeSet<>(dispatchers.keySet()));
+    }
+
+    /**
+     * @param dispatcherId a name
+     * @return the dispatcher with that name, if registered
+     */
+    public Optional<Dispatcher> getDispatcher(String dispatcherId) {
+        return Optional.ofNullable(dispatchers.get(dispatcherId));
+    }
+
+    // ---------------------------------------------------------------- actors
+
+    @Override
+    public TbActorRef getActor(TbActorId actorId) {
+        return actors.get(Objects.requireNonNull(actorId, "actorId must not be null"));
+    }
+
+    @Override
+    public TbActorRef createRootActor(String dispatcherId, TbActorCreator creator) {
+        return createActor(dispatcherId, creator, null);
+    }
+
+    @Override
+    public TbActorRef createChildActor(String dispatcherId, TbActorCreator creator, TbActorId parent) {
+        Objects.requireNonNull(parent, "parent must not be null; use createRootActor for a top-level actor");
+        return createActor(dispatcherId, creator, parent);
+    }
+
+    private TbActorRef createActor(String dispatcherId, TbActorCreator creator, TbActorId parentId) {
+        Objects.requireNonNull(creator, "creator must not be null");
+        ensureRunning("create an actor");
+        Dispatcher dispatcher = dispatchers.get(requireDispatcherName(dispatcherId));
+        if (dispatcher == null) {
+            throw unknownDispatcher(dispatcherId);
+        }
+        TbActorMailbox parent = null;
+        if (parentId != null) {
+            parent = actors.get(parentId);
+            if (parent == null || parent.isStopRequested()) {
+                throw new TbActorNotRegisteredException(parentId, "Parent actor with id [" + parentId + "] is not registered");
+            }
+        }
+        TbActorId actorId = Objects.requireNonNull(creator.createActorId(), "creator.createActorId() returned null");
+        TbActorMailbox existing = actors.get(actorId);
+        if (existing != null) {
+            return existing;
+        }
+        TbActorMailbox mailbox = new TbActorMailbox(this, actorId, parent, dispatcher);
+        existing = actors.putIfAbsent(actorId, mailbox);
+        if (existing != null) {
+            return existing;
+        }
+        liveActors.incrementAndGet();
+        TbActor actor;
+        try {
+            actor = Objects.requireNonNull(creator.createActor(), "creator.createActor() returned null");
+        } catch (RuntimeException | Error e) {
+            actors.remove(actorId, mailbox);
+            mailbox.failCreation(e);
+            throw e;
+        }
+        mailbox.attachActor(actor);
+        dispatcher.actorAdded();
+        if (listener != null) {
+            listener.onActorCreated(dispatcher.getName(), mailbox.actorType());
+        }
+        if (parent != null) {
+            parent.addChild(actorId);
+            if (parent.isStopRequested()) {
+                // the parent began stopping after our check; its cascade may have missed this child
+                mailbox.stop(TbActorStopReason.STOPPED, null);
+            }
+        }
+        if (state.get() != RUNNING) {
+            mailbox.stop(TbActorStopReason.STOPPED, null);
+        }
+        mailbox.start();
+        return mailbox;
+    }
+
+    @Override
+    public void tell(TbActorId target, TbActorMsg actorMsg) {
+        mailboxFor(target, actorMsg).ifPresent(mailbox -> mailbox.enqueue(actorMsg, false));
+    }
+
+    @Override
+    public void tellWithHighPriority(TbActorId target, TbActorMsg actorMsg) {
+        mailboxFor(target, actorMsg).ifPresent(mailbox -> mailbox.enqueue(actorMsg, true));
+    }
+
+    private Optional<TbActorMailbox> mailboxFor(TbActorId target, TbActorMsg actorMsg) {
+        Objects.requireNonNull(target, "target must not be null");
+        Objects.requireNonNull(actorMsg, "actor message must not be null");
+        TbActorMailbox mailbox = actors.get(target);
+        if (mailbox != null) {
+            return Optional.of(mailbox);
+        }
+        if (state.get() != RUNNING) {
+            notProcessed(target, actorMsg, TbActorStopReason.STOPPED);
+            return Optional.empty();
+        }
+        throw new TbActorNotRegisteredException(target, "Actor with id [" + target + "] is not registered!");
+    }
+
+    @Override
+    public void stop(TbActorRef actorRef) {
+        stop(Objects.requireNonNull(actorRef, "actorRef must not be null").getActorId());
+    }
+
+    @Override
+    public void stop(TbActorId actorId) {
+        TbActorMailbox mailbox = actors.get(Objects.requireNonNull(actorId, "actorId must not be null"));
+        if (mailbox != null) {
+            mailbox.stop(TbActorStopReason.STOPPED, null);
+        }
+    }
+
+    void unregister(TbActorMailbox mailbox) {
+        actors.remove(mailbox.getSelf(), mailbox);
+        TbActorMailbox parent = mailbox.parent();
+        if (parent != null) {
+            parent.removeChild(mailbox.getSelf());
+        }
+    }
+
+    void onDestroyed(TbActorMailbox mailbox, TbActorStopReason reason, boolean actorExisted) {
+        if (actorExisted) {
+            mailbox.dispatcher().actorRemoved();
+            if (listener != null) {
+                listener.onActorDestroyed(mailbox.dispatcher().getName(), mailbox.actorType(), reason);
+            }
+        }
+        if (liveActors.decrementAndGet() == 0 && state.get() != RUNNING) {
+            synchronized (stopMonitor) {
+                stopMonitor.notifyAll();
+            }
+        }
+    }
+
+    void notProcessed(TbActorId target, TbActorMsg msg, TbActorStopReason reason) {
+        boolean afterStop = state.get() != RUNNING;
+        notProcessed.increment();
+        if (afterStop) {
+            toldAfterStop.increment();
+        }
+        try {
+            msg.onTbActorStopped(reason);
+        } catch (Throwable t) {
+            log.warn("[{}] onTbActorStopped({}) of {} threw", target, reason, msg.getClass().getName(), t);
+        }
+        if (listener != null) {
+            listener.onMessageNotProcessed(target, msg, reason, afterStop);
+        }
+    }
+
+    // ---------------------------------------------------------------- broadcast
+
+    @Override
+    public void broadcastToChildren(TbActorId parent, TbActorMsg msg) {
+        broadcastToChildren(parent, msg, false);
+    }
+
+    @Override
+    public void broadcastToChildren(TbActorId parent, TbActorMsg msg, boolean highPriority) {
+        broadcast(parent, id -> true, msg, highPriority);
+    }
+
+    @Override
+    public void broadcastToChildrenByType(TbActorId parent, TbActorMsg msg, String entityType) {
+        Objects.requireNonNull(entityType, "entityType must not be null");
+        broadcast(parent, id -> entityType.equals(id.getEntityType()), msg, false);
+    }
+
+    @Override
+    public void broadcastToChildren(TbActorId parent, Predicate<TbActorId> childFilter, TbActorMsg msg) {
+        broadcast(parent, Objects.requireNonNull(childFilter, "childFilter must not be null"), msg, false);
+    }
+
+    private void broadcast(TbActorId parentId, Predicate<TbActorId> filter, TbActorMsg msg, boolean highPriority) {
+        Objects.requireNonNull(parentId, "parent must not be null");
+        Objects.requireNonNull(msg, "actor message must not be null");
+        TbActorMailbox parent = actors.get(parentId);
+        if (parent == null) {
+            return;
+        }
+        for (TbActorId childId : parent.childIds()) {
+            if (filter.test(childId)) {
+                TbActorMailbox child = actors.get(childId);
+                if (child != null) {
+                    child.enqueue(msg, highPriority);
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<TbActorId> filterChildren(TbActorId parentId, Predicate<TbActorId> childFilter) {
+        Objects.requireNonNull(parentId, "parent must not be null");
+        Objects.requireNonNull(childFilter, "childFilter must not be null");
+        TbActorMailbox parent = actors.get(parentId);
+        if (parent == null) {
+            return List.of();
+        }
+        List<TbActorId> result = new ArrayList<>();
+        for (TbActorId childId : parent.childIds()) {
+            if (childFilter.test(childId)) {
+                result.add(childId);
+            }
+        }
+        return result;
+    }
+
+    // ---------------------------------------------------------------- stopping the system
+
+    /** @return whether the system accepts new actors and messages */
+    public boolean isRunning() {
+        return state.get() == RUNNING;
+    }
+
+    /**
+     * Waits until every mailbox is empty and no actor is running a turn, or the timeout passes. Messages keep
+     * flowing meanwhile: this is how a graceful shutdown lets work in flight finish before {@link #stop()}.
+     *
+     * @param timeout the longest wait
+     * @return whether the system became quiet in time
+     */
+    public boolean awaitQuiescence(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (isQuiet()) {
+                // confirm after a short pause: a message may have been in a thread's hands between two mailboxes
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                if (isQuiet()) {
+                    return true;
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    private boolean isQuiet() {
+        for (TbActorMailbox mailbox : actors.values()) {
+            if (!mailbox.isIdle() && !mailbox.isStopRequested()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Stops the system within the configured {@link TbActorSystemSettings#getShutdownTimeout() shutdown timeout}. */
+    @Override
+    public void stop() {
+        stop(settings.getShutdownTimeout());
+    }
+
+    /**
+     * Stops every actor (each is destroyed once, on its dispatcher, and its undelivered messages are told
+     * {@code STOPPED}), then the dispatchers and the scheduler. Messages told afterwards are told {@code STOPPED}
+     * at once. Returns within about {@code timeout}; actors still busy by then are left to their threads,
+     * whose undelivered messages are drained here.
+     *
+     * @param timeout the longest wait
+     * @return whether everything ended in time
+     */
+    public boolean stop(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (!state.compareAndSet(RUNNING, STOPPING)) {
+            return state.get() == STOPPED;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<TbActorMailbox> all = new ArrayList<>(actors.values());
+        for (TbActorMailbox mailbox : all) {
+            if (mailbox.parent() == null) {
+                mailbox.stop(TbActorStopReason.STOPPED, null);
+            }
+        }
+        for (TbActorMailbox mailbox : all) {
+            mailbox.stop(TbActorStopReason.STOPPED, null);
+        }
+        boolean clean = awaitNoLiveActors(deadline);
+        if (!clean) {
+            log.warn("Actor system stop: {} actor(s) not destroyed within {}; their threads are interrupted",
+                    liveActors.get(), timeout);
+        }
+        for (Dispatcher dispatcher : dispatchers.values()) {
+            dispatcher.getExecutor().shutdown();
+        }
+        for (Dispatcher dispatcher : dispatchers.values()) {
+            clean &= awaitTermination(dispatcher.getExecutor(), deadline);
+        }
+        scheduler.shutdownNow();
+        for (TbActorMailbox mailbox : all) {
+            mailbox.drainAfterSystemStop();
+        }
+        state.set(STOPPED);
+        log.info("Actor system stopped{}", clean ? "" : " (timed out, see warnings above)");
+        return clean;
+    }
+
+    private boolean awaitNoLiveActors(long deadline) {
+        synchronized (stopMonitor) {
+            while (liveActors.get() > 0) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return false;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(stopMonitor, Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(50)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private static boolean awaitTermination(ExecutorService executor, long deadline) {
+        try {
+            long remaining = Math.max(0, deadline - System.nanoTime());
+            if (executor.awaitTermination(remaining, TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        executor.shutdownNow();
+        return false;
+    }
+
+    private void ensureRunning(String action) {
+        if (state.get() != RUNNING) {
+            throw new IllegalStateException("Cannot " + action + ": the actor system is stopped");
+        }
+    }
+
+    // ---------------------------------------------------------------- observability
+
+    /** @return number of live actors (created and not yet destroyed) */
+    public int getActorCount() {
+        return liveActors.get();
+    }
+
+    /** @return messages told after the system stopped (each was told {@code STOPPED}) */
+    public long getToldAfterStopCount() {
+        return toldAfterStop.sum();
+    }
+
+    /** @return messages that were not processed and were told why */
+    public long getNotProcessedCount() {
+        return notProcessed.sum();
+    }
+
+    /** @return one view per dispatcher, sorted by name */
+    public List<DispatcherStats> getDispatcherStats() {
+        Map<String, Long> pending = new ConcurrentHashMap<>();
+        for (TbActorMailbox mailbox : actors.values()) {
+            pending.merge(mailbox.dispatcher().getName(), (long) mailbox.pendingMessages(), Long::sum);
+        }
+        List<DispatcherStats> result = new ArrayList<>();
+        for (Dispatcher d : dispatchers.values()) {
+            result.add(new DispatcherStats(d.getName(), d.getKind().label(), d.getPoolSize(), d.getThreads(), d.getActiveThreads(),
+                    d.getQueuedTasks(), d.getCompletedTurns(), d.getActorCount(), pending.getOrDefault(d.getName(), 0L),
+                    d.isTerminated()));
+        }
+        result.sort(Comparator.comparing(DispatcherStats::name));
+        return result;
+    }
+
+    /**
+     * @param actorId an id
+     * @return the actor's view, if registered
+     */
+    public Optional<ActorStats> getActorStats(TbActorId actorId) {
+        TbActorMailbox mailbox = actors.get(actorId);
+        return mailbox == null ? Optional.empty() : Optional.of(mailbox.stats());
+    }
+
+    /**
+     * Finds an actor by the string form of its id, for tools that only have text (an HTTP path, say).
+     *
+     * @param id the id's {@code toString()}
+     * @return the actor's view, if one is registered
+     */
+    public Optional<ActorStats> findActorStats(String id) {
+        for (TbActorMailbox mailbox : actors.values()) {
+            if (mailbox.getSelf().toString().equals(id)) {
+                return Optional.of(mailbox.stats());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param limit how many to return
+     * @return the actors with the most waiting messages, largest first
+     */
+    public List<ActorStats> getLargestMailboxes(int limit) {
+        if (limit < 1) {
+            return List.of();
+        }
+        PriorityQueue<TbActorMailbox> top = new PriorityQueue<>(Comparator.comparingInt(TbActorMailbox::pendingMessages));
+        for (TbActorMailbox mailbox : actors.values()) {
+            if (mailbox.pendingMessages() == 0) {
+                continue;
+            }
+            top.add(mailbox);
+            if (top.size() > limit) {
+                top.poll();
+            }
+        }
+        List<ActorStats> result = new ArrayList<>();
+        for (TbActorMailbox mailbox : top) {
+            result.add(mailbox.stats());
+        }
+        result.sort(Comparator.comparingInt(ActorStats::pendingMessages).reversed());
+        return result;
+    }
+
+    /** @return live actors counted by dispatcher, then by actor type */
+    public Map<String, Map<String, Integer>> getActorCountsByDispatcherAndType() {
+        Map<String, Map<String, Integer>> counts = new java.util.TreeMap<>();
+        for (TbActorMailbox mailbox : actors.values()) {
+            counts.computeIfAbsent(mailbox.dispatcher().getName(), k -> new java.util.TreeMap<>())
+                    .merge(mailbox.actorType(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    /** @return total messages waiting in all mailboxes */
+    public long getPendingMessages() {
+        long total = 0;
+        for (TbActorMailbox mailbox : actors.values()) {
+            total += mailbox.pendingMessages();
+        }
+        return total;
+    }
+
+    // ---------------------------------------------------------------- for mailboxes
+
+    TbActorSystemListener listener() {
+        return listener;
+    }
+
+    boolean isRecordWaitTime() {
+        return settings.isRecordWaitTime();
+    }
+
+    int getActorThroughput() {
+        return settings.getActorThroughput();
+    }
+
+    int getMaxActorInitAttempts() {
+        return settings.getMaxActorInitAttempts();
+    }
+}

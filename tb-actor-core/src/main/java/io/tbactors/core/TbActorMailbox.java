@@ -1,0 +1,578 @@
+package io.tbactors.core;
+
+import io.tbactors.api.InitFailureStrategy;
+import io.tbactors.api.ProcessFailureStrategy;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorCtx;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.dispatch.Dispatcher;
+import io.tbactors.core.observe.ActorStats;
+import io.tbactors.core.observe.TbActorSystemListener;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One actor's mailbox, reference and context in one object.
+ *
+ * <p>All coordination goes through one status word. The {@link #SCHEDULED} bit is owned by whoever may run
+ * the actor: a queued or running turn, a pending init retry, or the creating thread until the actor exists.
+ * A turn processes at most {@code actorThroughput} messages, then either hands itself back to the executor
+ * (more work) or clears {@code SCHEDULED} and re-checks the queues, so a message that arrived meanwhile is
+ * never stranded and no extra task is submitted just to re-check.
+ *
+ * <p>Stopping sets {@link #STOP_REQUESTED}; after that no message is processed. The owner destroys the actor once
+ * and drains the queues, telling each message why it was not processed. A sender that queued a message but
+ * then sees {@code STOP_REQUESTED} drains too: every message is polled exactly once, so each gets exactly one fate.
+ */
+public final class TbActorMailbox implements TbActorCtx, Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(TbActorMailbox.class);
+
+    static final int SCHEDULED = 1;
+    static final int INITIALIZED = 2;
+    static final int STOP_REQUESTED = 4;
+    static final int DESTROYED = 8;
+
+    private static final VarHandle STATUS;
+    private static final VarHandle SIZE;
+    private static final VarHandle HIGH;
+    private static final VarHandle CHILDREN;
+    private static final VarHandle STOP_REASON;
+    private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+            String simple = type.getSimpleName();
+            return simple.isEmpty() ? type.getName().substring(type.getName().lastIndexOf('.') + 1) : simple;
+        }
+    };
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATUS = lookup.findVarHandle(TbActorMailbox.class, "status", int.class);
+            SIZE = lookup.findVarHandle(TbActorMailbox.class, "size", int.class);
+            HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
+            CHILDREN = lookup.findVarHandle(TbActorMailbox.class, "children", Set.class);
+            STOP_REASON = lookup.findVarHandle(TbActorMailbox.class, "stopReason", TbActorStopReason.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final DefaultTbActorSystem system;
+    private final TbActorId selfId;
+    private final TbActorMailbox parent;
+    private final Dispatcher dispatcher;
+    private final ConcurrentLinkedQueue<Object> normalPriorityMsgs = new ConcurrentLinkedQueue<>();
+    private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
+    private volatile Set<TbActorId> children;
+    private volatile int status = SCHEDULED;
+    private volatile int size;
+    private volatile TbActorStopReason stopReason;
+    private volatile Throwable stopCause;
+    private volatile ScheduledFuture<?> initRetry;
+    private TbActor actor;
+    private String actorType = "unknown";
+    private int initAttempts;
+
+    TbActorMailbox(DefaultTbActorSystem system, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher) {
+        this.system = system;
+        this.selfId = selfId;
+        this.parent = parent;
+        this.dispatcher = dispatcher;
+    }
+
+    // ---------------------------------------------------------------- creation (called by the creating thread)
+
+    void attachActor(TbActor newActor) {
+        this.actor = newActor;
+        this.actorType = ACTOR_TYPES.get(newActor.getClass());
+    }
+
+    /** Hands the {@code SCHEDULED} bit, held since construction, to the first turn, which runs init. */
+    void start() {
+        submitOwnedTurn();
+    }
+
+    /** The creator threw: the actor never existed; tell what was queued to the placeholder. */
+    void failCreation(Throwable cause) {
+        STOP_REASON.compareAndSet(this, null, TbActorStopReason.INIT_FAILED);
+        stopCause = cause;
+        setBits(STOP_REQUESTED);
+        finishDestroy(false);
+    }
+
+    // ---------------------------------------------------------------- telling
+
+    @Override
+    public TbActorId getActorId() {
+        return selfId;
+    }
+
+    @Override
+    public void tell(TbActorMsg actorMsg) {
+        enqueue(actorMsg, false);
+    }
+
+    @Override
+    public void tellWithHighPriority(TbActorMsg actorMsg) {
+        enqueue(actorMsg, true);
+    }
+
+    void enqueue(TbActorMsg msg, boolean highPriority) {
+        Objects.requireNonNull(msg, "actor message must not be null");
+        if ((status & STOP_REQUESTED) != 0) {
+            system.notProcessed(selfId, msg, currentStopReason());
+            return;
+        }
+        Object element = system.isRecordWaitTime() ? new TimedMsg(msg, System.nanoTime()) : msg;
+        (highPriority ? highQueue() : normalPriorityMsgs).add(element);
+        SIZE.getAndAdd(this, 1);
+        int s = status;
+        if ((s & STOP_REQUESTED) != 0) {
+            // stop raced with us: our message may have missed the owner's drain, so drain as well
+            drainQueues(currentStopReason());
+        } else if ((s & SCHEDULED) == 0) {
+            trySchedule();
+        }
+    }
+
+    private ConcurrentLinkedQueue<Object> highQueue() {
+        ConcurrentLinkedQueue<Object> q = highPriorityMsgs;
+        if (q == null) {
+            ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
+            Object witness = HIGH.compareAndExchange(this, null, created);
+            q = witness == null ? created : castQueue(witness);
+        }
+        return q;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ConcurrentLinkedQueue<Object> castQueue(Object o) {
+        return (ConcurrentLinkedQueue<Object>) o;
+    }
+
+    private void trySchedule() {
+        for (;;) {
+            int s = status;
+            if ((s & (SCHEDULED | DESTROYED)) != 0) {
+                return;
+            }
+            if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
+                submitOwnedTurn();
+                return;
+            }
+        }
+    }
+
+    /** Submits a turn while holding {@code SCHEDULED}; if the executor refuses, the actor cannot run any more. */
+    private void submitOwnedTurn() {
+        try {
+            dispatcher.execute(this);
+        } catch (RejectedExecutionException e) {
+            log.warn("[{}] Dispatcher '{}' refused the actor's turn; stopping the actor", selfId, dispatcher.getName());
+            STOP_REASON.compareAndSet(this, null, TbActorStopReason.STOPPED);
+            setBits(STOP_REQUESTED);
+            system.unregister(this);
+            destroyAndRelease();
+        }
+    }
+
+    // ---------------------------------------------------------------- the turn
+
+    @Override
+    public void run() {
+        if ((status & STOP_REQUESTED) != 0) {
+            destroyAndRelease();
+            return;
+        }
+        if ((status & INITIALIZED) == 0 && !initActor()) {
+            return;
+        }
+        int throughput = system.getActorThroughput();
+        int processed = 0;
+        while (processed < throughput) {
+            if ((status & STOP_REQUESTED) != 0) {
+                dispatcher.turnCompleted();
+                destroyAndRelease();
+                return;
+            }
+            Object element = poll();
+            if (element == null) {
+                break;
+            }
+            processed++;
+            processOne(element);
+        }
+        dispatcher.turnCompleted();
+        if (processed == throughput && hasMessages()) {
+            submitOwnedTurn();
+        } else {
+            release();
+        }
+    }
+
+    private void release() {
+        clearBits(SCHEDULED);
+        if ((status & STOP_REQUESTED) != 0 || hasMessages()) {
+            trySchedule();
+        }
+    }
+
+    private boolean hasMessages() {
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        return !normalPriorityMsgs.isEmpty() || (high != null && !high.isEmpty());
+    }
+
+    private Object poll() {
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        Object element = high == null ? null : high.poll();
+        if (element == null) {
+            element = normalPriorityMsgs.poll();
+        }
+        if (element != null) {
+            SIZE.getAndAdd(this, -1);
+        }
+        return element;
+    }
+
+    private void processOne(Object element) {
+        TbActorMsg msg;
+        long waitNanos = -1;
+        TbActorSystemListener listener = system.listener();
+        if (element instanceof TimedMsg timed) {
+            msg = timed.msg();
+            waitNanos = System.nanoTime() - timed.enqueuedAt();
+        } else {
+            msg = (TbActorMsg) element;
+        }
+        long start = listener == null ? 0 : System.nanoTime();
+        boolean failed = false;
+        try {
+            if (!actor.process(msg) && log.isDebugEnabled()) {
+                log.debug("[{}] Message not handled by {}: {}", selfId, actorType, msg);
+            }
+        } catch (Throwable t) {
+            failed = true;
+            onProcessFailure(msg, t);
+        }
+        if (listener != null) {
+            listener.onMessageProcessed(dispatcher.getName(), actorType, waitNanos, System.nanoTime() - start, failed);
+        }
+    }
+
+    private void onProcessFailure(TbActorMsg msg, Throwable t) {
+        ProcessFailureStrategy strategy;
+        try {
+            strategy = actor.onProcessFailure(msg, t);
+        } catch (Throwable decisionFailure) {
+            log.warn("[{}] onProcessFailure threw; stopping the actor", selfId, decisionFailure);
+            strategy = ProcessFailureStrategy.stop();
+        }
+        if (strategy != null && strategy.isStop()) {
+            log.warn("[{}] Failed to process message {}; stopping the actor", selfId, msg.getClass().getSimpleName(), t);
+            stop(TbActorStopReason.STOPPED, t);
+        } else if (log.isDebugEnabled()) {
+            log.debug("[{}] Failed to process message {}; resuming", selfId, msg.getClass().getSimpleName(), t);
+        }
+    }
+
+    /** @return true when the actor is ready and the turn goes on; false when the turn was handed elsewhere */
+    private boolean initActor() {
+        initAttempts++;
+        try {
+            actor.init(this);
+            setBits(INITIALIZED);
+            return true;
+        } catch (Throwable t) {
+            return onInitFailure(t);
+        }
+    }
+
+    private boolean onInitFailure(Throwable t) {
+        int attempt = initAttempts;
+        TbActorSystemListener listener = system.listener();
+        if (listener != null) {
+            listener.onInitFailure(selfId, dispatcher.getName(), actorType, attempt, t);
+        }
+        InitFailureStrategy strategy;
+        if (attempt >= system.getMaxActorInitAttempts()) {
+            strategy = InitFailureStrategy.stop();
+        } else {
+            try {
+                strategy = Objects.requireNonNullElse(actor.onInitFailure(attempt, t), InitFailureStrategy.stop());
+            } catch (Throwable decisionFailure) {
+                log.warn("[{}] onInitFailure threw; stopping the actor", selfId, decisionFailure);
+                strategy = InitFailureStrategy.stop();
+            }
+        }
+        if (strategy.isStop()) {
+            log.warn("[{}] Failed to init actor, attempt {} of at most {}; stopping it", selfId, attempt,
+                    system.getMaxActorInitAttempts(), t);
+            stop(TbActorStopReason.INIT_FAILED, t);
+            destroyAndRelease();
+        } else if (strategy.getRetryDelay() == 0) {
+            log.debug("[{}] Failed to init actor, attempt {}; retrying now", selfId, attempt, t);
+            submitOwnedTurn();
+        } else {
+            log.debug("[{}] Failed to init actor, attempt {}; retrying in {} ms", selfId, attempt, strategy.getRetryDelay(), t);
+            scheduleInitRetry(strategy.getRetryDelay());
+        }
+        return false;
+    }
+
+    private void scheduleInitRetry(long delayMs) {
+        try {
+            initRetry = system.getScheduler().schedule(this::submitOwnedTurn, delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // the system is shutting down: run the turn now, it will see the stop request
+            submitOwnedTurn();
+            return;
+        }
+        if ((status & STOP_REQUESTED) != 0) {
+            cancelInitRetry();
+        }
+    }
+
+    private void cancelInitRetry() {
+        ScheduledFuture<?> retry = initRetry;
+        if (retry != null && retry.cancel(false)) {
+            // the cancelled retry held SCHEDULED for us: run the destroying turn now instead of after the delay
+            initRetry = null;
+            submitOwnedTurn();
+        }
+    }
+
+    // ---------------------------------------------------------------- stopping
+
+    /**
+     * Requests the actor to stop: no message is processed after this, the actor is destroyed on its dispatcher,
+     * and its children are stopped too.
+     *
+     * @return whether this call made the request (false when it was already stopping)
+     */
+    boolean stop(TbActorStopReason reason, Throwable cause) {
+        if (!STOP_REASON.compareAndSet(this, null, reason)) {
+            return false;
+        }
+        stopCause = cause;
+        setBits(STOP_REQUESTED);
+        system.unregister(this);
+        Set<TbActorId> kids = children;
+        if (kids != null) {
+            for (TbActorId child : kids) {
+                system.stop(child);
+            }
+        }
+        cancelInitRetry();
+        trySchedule();
+        return true;
+    }
+
+    private void destroyAndRelease() {
+        finishDestroy(true);
+        clearBits(SCHEDULED);
+    }
+
+    private void finishDestroy(boolean callDestroy) {
+        if ((status & DESTROYED) != 0) {
+            return;
+        }
+        TbActorStopReason reason = currentStopReason();
+        if (callDestroy && initAttempts > 0) {
+            try {
+                actor.destroy(reason, stopCause);
+            } catch (Throwable t) {
+                log.warn("[{}] Failed to destroy actor", selfId, t);
+            }
+        }
+        setBits(DESTROYED);
+        drainQueues(reason);
+        system.onDestroyed(this, reason, actor != null);
+    }
+
+    private void drainQueues(TbActorStopReason reason) {
+        Object element;
+        while ((element = poll()) != null) {
+            TbActorMsg msg = element instanceof TimedMsg timed ? timed.msg() : (TbActorMsg) element;
+            system.notProcessed(selfId, msg, reason);
+        }
+    }
+
+    /** After a system stop: tell whatever is still queued, even if a stuck turn never got to destroy the actor. */
+    void drainAfterSystemStop() {
+        drainQueues(currentStopReason());
+    }
+
+    private TbActorStopReason currentStopReason() {
+        TbActorStopReason reason = stopReason;
+        return reason == null ? TbActorStopReason.STOPPED : reason;
+    }
+
+    private void setBits(int bits) {
+        STATUS.getAndBitwiseOr(this, bits);
+    }
+
+    private void clearBits(int bits) {
+        STATUS.getAndBitwiseAnd(this, ~bits);
+    }
+
+    // ---------------------------------------------------------------- children and context
+
+    void addChild(TbActorId childId) {
+        Set<TbActorId> kids = children;
+        if (kids == null) {
+            Set<TbActorId> created = ConcurrentHashMap.newKeySet();
+            Object witness = CHILDREN.compareAndExchange(this, null, created);
+            kids = witness == null ? created : castSet(witness);
+        }
+        kids.add(childId);
+    }
+
+    void removeChild(TbActorId childId) {
+        Set<TbActorId> kids = children;
+        if (kids != null) {
+            kids.remove(childId);
+        }
+    }
+
+    Set<TbActorId> childIds() {
+        Set<TbActorId> kids = children;
+        return kids == null ? Collections.emptySet() : kids;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<TbActorId> castSet(Object o) {
+        return (Set<TbActorId>) o;
+    }
+
+    boolean isStopRequested() {
+        return (status & STOP_REQUESTED) != 0;
+    }
+
+    boolean isDestroyed() {
+        return (status & DESTROYED) != 0;
+    }
+
+    boolean isIdle() {
+        return (status & SCHEDULED) == 0 && !hasMessages();
+    }
+
+    Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    TbActorMailbox parent() {
+        return parent;
+    }
+
+    String actorType() {
+        return actorType;
+    }
+
+    /** @return messages waiting in this mailbox */
+    public int pendingMessages() {
+        return Math.max(0, size);
+    }
+
+    ActorStats stats() {
+        int s = status;
+        String state;
+        if ((s & DESTROYED) != 0) {
+            state = "DESTROYED";
+        } else if ((s & STOP_REQUESTED) != 0) {
+            state = "STOPPING";
+        } else if ((s & INITIALIZED) != 0) {
+            state = "ACTIVE";
+        } else {
+            state = "INITIALIZING";
+        }
+        return new ActorStats(selfId.toString(), actorType, selfId.getEntityType(), dispatcher.getName(), state,
+                pendingMessages(), parent == null ? null : parent.selfId.toString(), childIds().size());
+    }
+
+    @Override
+    public TbActorId getSelf() {
+        return selfId;
+    }
+
+    @Override
+    public TbActorRef getParentRef() {
+        return parent;
+    }
+
+    @Override
+    public void tell(TbActorId target, TbActorMsg msg) {
+        system.tell(target, msg);
+    }
+
+    @Override
+    public void stop(TbActorId target) {
+        system.stop(target);
+    }
+
+    @Override
+    public TbActorRef getOrCreateChildActor(TbActorId actorId, Supplier<String> dispatcherSupplier,
+                                            Supplier<TbActorCreator> creator, Supplier<Boolean> createCondition) {
+        Objects.requireNonNull(actorId, "actorId must not be null");
+        TbActorRef existing = system.getActor(actorId);
+        if (existing != null) {
+            return existing;
+        }
+        if (!Boolean.TRUE.equals(createCondition.get())) {
+            return null;
+        }
+        return system.createChildActor(dispatcherSupplier.get(), creator.get(), selfId);
+    }
+
+    @Override
+    public void broadcastToChildren(TbActorMsg msg) {
+        system.broadcastToChildren(selfId, msg);
+    }
+
+    @Override
+    public void broadcastToChildren(TbActorMsg msg, boolean highPriority) {
+        system.broadcastToChildren(selfId, msg, highPriority);
+    }
+
+    @Override
+    public void broadcastToChildren(TbActorMsg msg, Predicate<TbActorId> childFilter) {
+        system.broadcastToChildren(selfId, childFilter, msg);
+    }
+
+    @Override
+    public void broadcastToChildrenByType(TbActorMsg msg, String entityType) {
+        system.broadcastToChildrenByType(selfId, msg, entityType);
+    }
+
+    @Override
+    public List<TbActorId> filterChildren(Predicate<TbActorId> childFilter) {
+        return system.filterChildren(selfId, childFilter);
+    }
+
+    @Override
+    public String toString() {
+        return "TbActorMailbox{" + selfId + ", " + actorType + ", dispatcher=" + dispatcher.getName() + '}';
+    }
+
+    /** A message with the time it was queued, used only when wait times are recorded. */
+    private record TimedMsg(TbActorMsg msg, long enqueuedAt) {
+    }
+}

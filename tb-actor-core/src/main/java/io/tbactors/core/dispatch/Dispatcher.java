@@ -1,0 +1,123 @@
+package io.tbactors.core.dispatch;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A named executor registered in an actor system, with the counters its reports need.
+ */
+public final class Dispatcher {
+
+    private final String name;
+    private final ExecutorService executor;
+    private final DispatcherKind kind;
+    private final int poolSize;
+    private final LongAdder completedTurns = new LongAdder();
+    private final AtomicInteger actors = new AtomicInteger();
+
+    /**
+     * @param name the dispatcher's name
+     * @param executor the executor that runs actor turns
+     * @param kind what kind of executor it is
+     * @param poolSize its configured number of threads (0 when unbounded, as for virtual threads)
+     */
+    public Dispatcher(String name, ExecutorService executor, DispatcherKind kind, int poolSize) {
+        this.name = name;
+        this.executor = executor;
+        this.kind = kind;
+        this.poolSize = poolSize;
+    }
+
+    /** @return the dispatcher's name */
+    public String getName() {
+        return name;
+    }
+
+    /** @return the executor */
+    public ExecutorService getExecutor() {
+        return executor;
+    }
+
+    /** @return the executor's kind */
+    public DispatcherKind getKind() {
+        return kind;
+    }
+
+    /** @return the configured number of threads, 0 when unbounded */
+    public int getPoolSize() {
+        return poolSize;
+    }
+
+    /** @param task an actor turn to run */
+    public void execute(Runnable task) {
+        executor.execute(task);
+    }
+
+    /** Counts one finished actor turn. */
+    public void turnCompleted() {
+        completedTurns.increment();
+    }
+
+    /** @return turns run so far */
+    public long getCompletedTurns() {
+        return completedTurns.sum();
+    }
+
+    /** @return live actors on this dispatcher */
+    public int getActorCount() {
+        return actors.get();
+    }
+
+    /** Counts an actor created on this dispatcher. */
+    public void actorAdded() {
+        actors.incrementAndGet();
+    }
+
+    /** Counts an actor of this dispatcher destroyed. */
+    public void actorRemoved() {
+        actors.decrementAndGet();
+    }
+
+    /** @return threads currently in the pool, or -1 when the executor does not say */
+    public int getThreads() {
+        if (executor instanceof ForkJoinPool fj) {
+            return fj.getPoolSize();
+        } else if (executor instanceof ThreadPoolExecutor tpe) {
+            return tpe.getPoolSize();
+        }
+        return -1;
+    }
+
+    /** @return threads running a task now, or -1 when the executor does not say */
+    public int getActiveThreads() {
+        if (executor instanceof ForkJoinPool fj) {
+            return fj.getActiveThreadCount();
+        } else if (executor instanceof ThreadPoolExecutor tpe) {
+            return tpe.getActiveCount();
+        }
+        return -1;
+    }
+
+    /** @return tasks waiting for a thread, or -1 when the executor does not say */
+    public long getQueuedTasks() {
+        if (executor instanceof ForkJoinPool fj) {
+            return fj.getQueuedSubmissionCount() + fj.getQueuedTaskCount();
+        } else if (executor instanceof ThreadPoolExecutor tpe) {
+            return tpe.getQueue().size();
+        }
+        return -1;
+    }
+
+    /** @return whether the executor has terminated */
+    public boolean isTerminated() {
+        return executor.isTerminated();
+    }
+
+    @Override
+    public String toString() {
+        return "Dispatcher{" + name + ", " + kind.label() + ", poolSize=" + poolSize + '}';
+    }
+}
