@@ -1,0 +1,144 @@
+package io.tbactors.core;
+
+import static io.tbactors.core.TestActors.creator;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.dispatch.DispatcherKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MailboxSemanticsTest {
+
+    private final DefaultTbActorSystem system = new DefaultTbActorSystem(
+            TbActorSystemSettings.builder().actorThroughput(5).build());
+
+    @AfterEach
+    void stopSystem() {
+        system.stop();
+    }
+
+    record Step(int value) implements TbActorMsg {
+    }
+
+    @Test
+    void anActorProcessesOneMessageAtATimeInTheOrderItWasTold() {
+        system.createDispatcher("d", DispatcherKind.FORK_JOIN, 2);
+        List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger concurrent = new AtomicInteger();
+        AtomicInteger maxConcurrent = new AtomicInteger();
+        TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("a"), () -> new TestActors.FnActor(msg -> {
+            int now = concurrent.incrementAndGet();
+            maxConcurrent.accumulateAndGet(now, Math::max);
+            seen.add(((Step) msg).value());
+            concurrent.decrementAndGet();
+        })));
+        for (int i = 0; i < 10_000; i++) {
+            ref.tell(new Step(i));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> seen.size() == 10_000);
+        assertThat(maxConcurrent.get()).isEqualTo(1);
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(seen.get(i)).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void highPriorityMessagesOvertakeNormalOnesAlreadyWaiting() throws Exception {
+        system.createDispatcher("d", DispatcherKind.SINGLE, 1);
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
+        TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("a"), () -> new TestActors.FnActor(msg -> {
+            int value = ((Step) msg).value();
+            if (value == 0) {
+                awaitQuietly(gate);
+            }
+            seen.add(value);
+        })));
+        ref.tell(new Step(0));
+        await().until(() -> system.getActorStats(ref.getActorId()).orElseThrow().pendingMessages() == 0);
+        ref.tell(new Step(1));
+        ref.tell(new Step(2));
+        ref.tellWithHighPriority(new Step(100));
+        ref.tellWithHighPriority(new Step(101));
+        gate.countDown();
+        await().until(() -> seen.size() == 5);
+        assertThat(seen).containsExactly(0, 100, 101, 1, 2);
+    }
+
+    @Test
+    void aTurnProcessesAtMostThroughputMessagesThenLetsOtherActorsRun() {
+        system.createDispatcher("one-thread", DispatcherKind.SINGLE, 1);
+        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch gate = new CountDownLatch(1);
+        TbActorRef blocker = system.createRootActor("one-thread", creator(new TbStringActorId("blocker"),
+                () -> new TestActors.FnActor(msg -> awaitQuietly(gate))));
+        TbActorRef a = system.createRootActor("one-thread", creator(new TbStringActorId("a"),
+                () -> new TestActors.FnActor(msg -> trace.add("a"))));
+        TbActorRef b = system.createRootActor("one-thread", creator(new TbStringActorId("b"),
+                () -> new TestActors.FnActor(msg -> trace.add("b"))));
+        blocker.tell(new Step(0));
+        for (int i = 0; i < 12; i++) {
+            a.tell(new Step(i));
+            b.tell(new Step(i));
+        }
+        gate.countDown();
+        await().until(() -> trace.size() == 24);
+        // with throughput 5 on one thread, no actor may run more than 5 messages in a row while the other waits
+        int run = 1;
+        for (int i = 1; i < trace.size(); i++) {
+            run = trace.get(i).equals(trace.get(i - 1)) ? run + 1 : 1;
+            assertThat(run).as("consecutive messages of one actor at %d in %s", i, trace).isLessThanOrEqualTo(5);
+        }
+        assertThat(trace.subList(0, 10)).containsOnly("a", "b").contains("a", "b");
+    }
+
+    @Test
+    void anIdleMailboxAllocatesItsHighPriorityQueueOnlyWhenFirstUsed() throws Exception {
+        system.createDispatcher("d", DispatcherKind.SINGLE, 1);
+        TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
+        java.lang.reflect.Field high = TbActorMailbox.class.getDeclaredField("highPriorityMsgs");
+        high.setAccessible(true);
+        ref.tell(new Step(1));
+        await().until(() -> ((TbActorMailbox) ref).isIdle());
+        assertThat(high.get(ref)).isNull();
+        ref.tellWithHighPriority(new Step(2));
+        assertThat(high.get(ref)).isNotNull();
+    }
+
+    @Test
+    void aDrainedTurnSubmitsNoExtraTaskToRecheckTheQueues() {
+        system.createDispatcher("d", DispatcherKind.SINGLE, 1);
+        TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
+        await().until(() -> ((TbActorMailbox) ref).isIdle());
+        long turnsBefore = system.getDispatcher("d").orElseThrow().getCompletedTurns();
+        ref.tell(new Step(1));
+        await().until(() -> ((TbActorMailbox) ref).isIdle()
+                && system.getDispatcher("d").orElseThrow().getCompletedTurns() > turnsBefore);
+        java.util.concurrent.ThreadPoolExecutor executor =
+                (java.util.concurrent.ThreadPoolExecutor) system.getDispatcher("d").orElseThrow().getExecutor();
+        await().until(() -> executor.getActiveCount() == 0);
+        assertThat(system.getDispatcher("d").orElseThrow().getCompletedTurns()).isEqualTo(turnsBefore + 1);
+        assertThat(executor.getCompletedTaskCount()).isEqualTo(2); // the init turn and the one message turn
+    }
+
+    static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("gate not opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
