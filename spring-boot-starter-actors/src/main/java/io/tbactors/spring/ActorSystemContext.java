@@ -1,0 +1,182 @@
+package io.tbactors.spring;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorSystem;
+import io.tbactors.core.DefaultTbActorSystem;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.LongAdder;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.context.ApplicationContext;
+
+/**
+ * The bridge between the application's services and its actors, as in ThingsBoard: services tell the root actor
+ * through it, and actors (which are not beans: there can be millions) reach the application's beans through it.
+ *
+ * <p>Messages told while the application shuts down are never dropped silently: each one is told
+ * {@link TbActorStopReason#STOPPED} through {@link TbActorMsg#onTbActorStopped} and counted.
+ */
+@Slf4j
+public class ActorSystemContext {
+
+    private final DefaultTbActorSystem actorSystem;
+    private final ApplicationContext applicationContext;
+    private final TbRootActorCreator rootActorCreator;
+    private final Map<Class<?>, Object> singletonBeans = new ConcurrentHashMap<>();
+    private final LongAdder rejectedMessages = new LongAdder();
+    private volatile TbActorRef rootActor;
+    private volatile boolean shuttingDown;
+
+    /**
+     * @param actorSystem the actor system
+     * @param applicationContext the application's context, for {@link #getBean(Class)}
+     * @param rootActorCreator the application's root actor declaration, or null when it declares none
+     */
+    public ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
+                              TbRootActorCreator rootActorCreator) {
+        this.actorSystem = Objects.requireNonNull(actorSystem, "actorSystem must not be null");
+        this.applicationContext = Objects.requireNonNull(applicationContext, "applicationContext must not be null");
+        this.rootActorCreator = rootActorCreator;
+    }
+
+    /**
+     * Tells the root actor a message with normal priority.
+     *
+     * @param msg the message
+     * @throws IllegalStateException when the application declares no root actor, or before it is created
+     */
+    public void tell(TbActorMsg msg) {
+        deliver(msg, false);
+    }
+
+    /**
+     * Tells the root actor a message with high priority: it is processed before the normal messages waiting.
+     *
+     * @param msg the message
+     * @throws IllegalStateException when the application declares no root actor, or before it is created
+     */
+    public void tellWithHighPriority(TbActorMsg msg) {
+        deliver(msg, true);
+    }
+
+    private void deliver(TbActorMsg msg, boolean highPriority) {
+        Objects.requireNonNull(msg, "msg must not be null");
+        if (rootActorCreator == null) {
+            throw new IllegalStateException("No root actor is declared: define one bean of type "
+                    + TbRootActorCreator.class.getName() + " to have a root actor, or tell actors through the "
+                    + "TbActorSystem bean directly");
+        }
+        if (!isAcceptingMessages()) {
+            reject(msg);
+            return;
+        }
+        TbActorRef root = rootActor;
+        if (root == null) {
+            throw new IllegalStateException("The root actor is not created yet: it is created when the application "
+                    + "context starts; tell it from an ApplicationReadyEvent listener or later");
+        }
+        if (highPriority) {
+            root.tellWithHighPriority(msg);
+        } else {
+            root.tell(msg);
+        }
+    }
+
+    private void reject(TbActorMsg msg) {
+        rejectedMessages.increment();
+        try {
+            msg.onTbActorStopped(TbActorStopReason.STOPPED);
+        } catch (RuntimeException e) {
+            log.warn("onTbActorStopped(STOPPED) of {} threw", msg.getClass().getName(), e);
+        }
+    }
+
+    /** @return the actor system, to create actors or tell them directly */
+    public TbActorSystem getActorSystem() {
+        return actorSystem;
+    }
+
+    /** @return the actor system with its observability methods (dispatcher and actor statistics) */
+    public DefaultTbActorSystem getDefaultActorSystem() {
+        return actorSystem;
+    }
+
+    /** @return the actor system's scheduler; tasks that throw are logged and periodic ones keep running */
+    public ScheduledExecutorService getScheduler() {
+        return actorSystem.getScheduler();
+    }
+
+    /**
+     * Looks up a bean of the application, so actors reach its services. Singletons are cached after the first
+     * look-up, which keeps this cheap enough for actors to call while processing.
+     *
+     * @param type the bean's type
+     * @param <T> the bean's type
+     * @return the bean
+     * @throws org.springframework.beans.BeansException when there is no such bean or more than one
+     */
+    public <T> T getBean(Class<T> type) {
+        Object cached = singletonBeans.get(type);
+        if (cached != null) {
+            return type.cast(cached);
+        }
+        T bean = applicationContext.getBean(type);
+        String[] names = applicationContext.getBeanNamesForType(type);
+        if (names.length == 1 && applicationContext.isSingleton(names[0])) {
+            singletonBeans.put(type, bean);
+        }
+        return bean;
+    }
+
+    /** @return the application context */
+    public ApplicationContext getApplicationContext() {
+        return applicationContext;
+    }
+
+    /** @return whether the application declares a root actor (a {@link TbRootActorCreator} bean) */
+    public boolean hasRootActor() {
+        return rootActorCreator != null;
+    }
+
+    /** @return the root actor, or null when none is declared or it is not created yet */
+    public TbActorRef getRootActor() {
+        return rootActor;
+    }
+
+    /** @return whether messages told now are delivered: false once shutdown has begun or the system stopped */
+    public boolean isAcceptingMessages() {
+        return !shuttingDown && actorSystem.isRunning();
+    }
+
+    /** @return messages refused because the application was shutting down; each was told {@code STOPPED} */
+    public long getRejectedMessageCount() {
+        return rejectedMessages.sum();
+    }
+
+    /**
+     * Creates the declared root actor on its dispatcher; called when the application context starts.
+     *
+     * @param defaultDispatcher the dispatcher to use when the declaration names none
+     */
+    void createRootActor(String defaultDispatcher) {
+        if (rootActorCreator == null || rootActor != null) {
+            return;
+        }
+        String dispatcher = rootActorCreator.getDispatcherName() != null ? rootActorCreator.getDispatcherName() : defaultDispatcher;
+        if (actorSystem.getDispatcher(dispatcher).isEmpty()) {
+            throw new IllegalStateException("The root actor's dispatcher '" + dispatcher + "' does not exist; configure it "
+                    + "under tb.actors.dispatchers." + dispatcher + " or name an existing one");
+        }
+        rootActor = actorSystem.createRootActor(dispatcher, rootActorCreator);
+        log.info("Root actor {} created on dispatcher '{}'", rootActor.getActorId(), dispatcher);
+    }
+
+    /** Refuses every later message: they are told {@code STOPPED}. Called when shutdown begins. */
+    void stopAcceptingMessages() {
+        shuttingDown = true;
+    }
+}

@@ -1,0 +1,111 @@
+package io.tbactors.spring;
+
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.core.dispatch.DispatcherKind;
+import io.tbactors.core.dispatch.Dispatchers;
+import io.tbactors.core.observe.TbActorSystemListener;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.thread.Threading;
+import org.springframework.core.env.Environment;
+
+/**
+ * Turns {@link TbActorsProperties} into settings and dispatchers, checking every value first so that a bad one
+ * fails start-up with a message naming the property and what is allowed.
+ */
+final class TbActorSystemFactory {
+
+    static final String AT_LEAST_ONE = "an integer of at least 1";
+
+    private TbActorSystemFactory() {
+    }
+
+    static TbActorSystemSettings settings(TbActorsProperties properties) {
+        requireAtLeastOne("throughput", properties.getThroughput());
+        requireAtLeastOne("scheduler-pool-size", properties.getSchedulerPoolSize());
+        requireAtLeastOne("max-actor-init-attempts", properties.getMaxActorInitAttempts());
+        Duration timeout = properties.getShutdownTimeout();
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new InvalidTbActorsPropertyException(property("shutdown-timeout"), timeout, "a positive duration, such as 10s");
+        }
+        return TbActorSystemSettings.builder()
+                .actorThroughput(properties.getThroughput())
+                .schedulerPoolSize(properties.getSchedulerPoolSize())
+                .maxActorInitAttempts(properties.getMaxActorInitAttempts())
+                .shutdownTimeout(timeout)
+                .recordWaitTime(properties.getMetrics().isWaitTime())
+                .build();
+    }
+
+    /**
+     * Creates the system and its configured dispatchers; on a bad dispatcher setting the half-built system is stopped.
+     */
+    static DefaultTbActorSystem create(TbActorSystemSettings settings, TbActorsProperties properties,
+                                       TbActorSystemListener listener, Environment environment) {
+        Map<String, TbActorsProperties.Dispatcher> dispatchers = properties.getEffectiveDispatchers();
+        for (Map.Entry<String, TbActorsProperties.Dispatcher> entry : dispatchers.entrySet()) {
+            resolveKind(entry.getKey(), entry.getValue(), environment);
+            if (entry.getValue().getPoolSize() < 0) {
+                throw new InvalidTbActorsPropertyException(dispatcherProperty(entry.getKey(), "pool-size"),
+                        entry.getValue().getPoolSize(), "0 (half the available processors) or a positive number of threads");
+            }
+        }
+        String root = properties.getRootDispatcher();
+        if (root == null || !dispatchers.containsKey(root)) {
+            throw new InvalidTbActorsPropertyException(property("root-dispatcher"), root,
+                    "the name of a configured dispatcher, one of " + dispatchers.keySet());
+        }
+        DefaultTbActorSystem system = new DefaultTbActorSystem(settings, listener);
+        try {
+            for (Map.Entry<String, TbActorsProperties.Dispatcher> entry : dispatchers.entrySet()) {
+                TbActorsProperties.Dispatcher dispatcher = entry.getValue();
+                system.createDispatcher(entry.getKey(), resolveKind(entry.getKey(), dispatcher, environment),
+                        effectivePoolSize(dispatcher.getPoolSize()));
+            }
+        } catch (RuntimeException e) {
+            system.stop(Duration.ofSeconds(1));
+            throw e;
+        }
+        return system;
+    }
+
+    static DispatcherKind resolveKind(String name, TbActorsProperties.Dispatcher dispatcher, Environment environment) {
+        TbActorsProperties.DispatcherType type = dispatcher.getType();
+        if (type == null) {
+            type = TbActorsProperties.DispatcherType.AUTO;
+        }
+        return switch (type) {
+            case FORK_JOIN -> DispatcherKind.FORK_JOIN;
+            case SINGLE -> DispatcherKind.SINGLE;
+            case VIRTUAL -> {
+                if (!Dispatchers.virtualThreadsAvailable()) {
+                    throw new InvalidTbActorsPropertyException(dispatcherProperty(name, "type"), "virtual",
+                            "fork-join, single or auto on this JVM (Java " + Runtime.version().feature()
+                                    + "); virtual needs Java 21 or newer");
+                }
+                yield DispatcherKind.VIRTUAL;
+            }
+            case AUTO -> Dispatchers.virtualThreadsAvailable() && Threading.VIRTUAL.isActive(environment)
+                    ? DispatcherKind.VIRTUAL : DispatcherKind.FORK_JOIN;
+        };
+    }
+
+    static int effectivePoolSize(int configured) {
+        return configured > 0 ? configured : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
+    private static void requireAtLeastOne(String name, int value) {
+        if (value < 1) {
+            throw new InvalidTbActorsPropertyException(property(name), value, AT_LEAST_ONE);
+        }
+    }
+
+    private static String property(String name) {
+        return TbActorsProperties.PREFIX + "." + name;
+    }
+
+    private static String dispatcherProperty(String dispatcher, String name) {
+        return TbActorsProperties.PREFIX + ".dispatchers." + dispatcher + "." + name;
+    }
+}
