@@ -14,6 +14,7 @@ import io.tbactors.core.dispatch.Dispatchers;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.DispatcherStats;
 import io.tbactors.core.observe.TbActorSystemListener;
+import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -613,6 +614,10 @@ public class DefaultTbActorSystem implements TbActorSystem {
 
     boolean isRecordWaitTime() {
         return settings.isRecordWaitTime();
+    }
+
+    TbMessageContextPropagator contextPropagator() {
+        return settings.getContextPropagator();
     }
 
     int getActorThroughput() {

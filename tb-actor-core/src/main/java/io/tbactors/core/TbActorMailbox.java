@@ -12,6 +12,7 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.TbActorSystemListener;
+import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Collections;
@@ -49,6 +50,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int INITIALIZED = 2;
     static final int STOP_REQUESTED = 4;
     static final int DESTROYED = 8;
+
+    private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private static final VarHandle STATUS;
     private static final VarHandle SIZE;
@@ -142,7 +145,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             system.notProcessed(selfId, msg, currentStopReason());
             return;
         }
-        Object element = system.isRecordWaitTime() ? new TimedMsg(msg, System.nanoTime()) : msg;
+        Object element = envelope(msg);
         (highPriority ? highQueue() : normalPriorityMsgs).add(element);
         SIZE.getAndAdd(this, 1);
         int s = status;
@@ -152,6 +155,17 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         } else if ((s & SCHEDULED) == 0) {
             trySchedule();
         }
+    }
+
+    /** @return the message itself, or an envelope when wait times are recorded or a context travels with it */
+    private Object envelope(TbActorMsg msg) {
+        TbMessageContextPropagator propagator = system.contextPropagator();
+        Object context = propagator == null ? null : propagator.capture();
+        boolean timed = system.isRecordWaitTime();
+        if (!timed && context == null) {
+            return msg;
+        }
+        return new Envelope(msg, timed ? System.nanoTime() : NOT_TIMED, context);
     }
 
     private ConcurrentLinkedQueue<Object> highQueue() {
@@ -257,9 +271,15 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         TbActorMsg msg;
         long waitNanos = -1;
         TbActorSystemListener listener = system.listener();
-        if (element instanceof TimedMsg timed) {
-            msg = timed.msg();
-            waitNanos = System.nanoTime() - timed.enqueuedAt();
+        TbMessageContextPropagator.Scope scope = null;
+        if (element instanceof Envelope envelope) {
+            msg = envelope.msg();
+            if (envelope.enqueuedAt() != NOT_TIMED) {
+                waitNanos = System.nanoTime() - envelope.enqueuedAt();
+            }
+            if (envelope.context() != null) {
+                scope = system.contextPropagator().restore(envelope.context());
+            }
         } else {
             msg = (TbActorMsg) element;
         }
@@ -272,6 +292,10 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         } catch (Throwable t) {
             failed = true;
             onProcessFailure(msg, t);
+        } finally {
+            if (scope != null) {
+                scope.close();
+            }
         }
         if (listener != null) {
             listener.onMessageProcessed(dispatcher.getName(), actorType, waitNanos, System.nanoTime() - start, failed);
@@ -411,7 +435,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private void drainQueues(TbActorStopReason reason) {
         Object element;
         while ((element = poll()) != null) {
-            TbActorMsg msg = element instanceof TimedMsg timed ? timed.msg() : (TbActorMsg) element;
+            TbActorMsg msg = element instanceof Envelope envelope ? envelope.msg() : (TbActorMsg) element;
             system.notProcessed(selfId, msg, reason);
         }
     }
@@ -572,7 +596,10 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return "TbActorMailbox{" + selfId + ", " + actorType + ", dispatcher=" + dispatcher.getName() + '}';
     }
 
-    /** A message with the time it was queued, used only when wait times are recorded. */
-    private record TimedMsg(TbActorMsg msg, long enqueuedAt) {
+    /**
+     * A message with the time it was queued ({@link #NOT_TIMED} when wait times are not recorded) and the context
+     * that travels with it (null when none); used only when one of the two is on.
+     */
+    private record Envelope(TbActorMsg msg, long enqueuedAt, Object context) {
     }
 }

@@ -1,5 +1,6 @@
 package io.tbactors.core;
 
+import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,6 +18,7 @@ public final class TbActorSystemSettings {
     private final int maxActorInitAttempts;
     private final Duration shutdownTimeout;
     private final boolean recordWaitTime;
+    private final TbMessageContextPropagator contextPropagator;
 
     /**
      * @param actorThroughput messages an actor processes in one turn before its thread moves on; at least 1
@@ -24,11 +26,12 @@ public final class TbActorSystemSettings {
      * @param maxActorInitAttempts attempts to initialise an actor before it is stopped; at least 1
      */
     public TbActorSystemSettings(int actorThroughput, int schedulerPoolSize, int maxActorInitAttempts) {
-        this(actorThroughput, schedulerPoolSize, maxActorInitAttempts, DEFAULT_SHUTDOWN_TIMEOUT, false);
+        this(actorThroughput, schedulerPoolSize, maxActorInitAttempts, DEFAULT_SHUTDOWN_TIMEOUT, false, null);
     }
 
     private TbActorSystemSettings(int actorThroughput, int schedulerPoolSize, int maxActorInitAttempts,
-                                  Duration shutdownTimeout, boolean recordWaitTime) {
+                                  Duration shutdownTimeout, boolean recordWaitTime,
+                                  TbMessageContextPropagator contextPropagator) {
         requireAtLeastOne("actorThroughput", actorThroughput);
         requireAtLeastOne("schedulerPoolSize", schedulerPoolSize);
         requireAtLeastOne("maxActorInitAttempts", maxActorInitAttempts);
@@ -41,6 +44,7 @@ public final class TbActorSystemSettings {
         this.maxActorInitAttempts = maxActorInitAttempts;
         this.shutdownTimeout = shutdownTimeout;
         this.recordWaitTime = recordWaitTime;
+        this.contextPropagator = contextPropagator;
     }
 
     private static void requireAtLeastOne(String name, int value) {
@@ -82,6 +86,11 @@ public final class TbActorSystemSettings {
         return recordWaitTime;
     }
 
+    /** @return what carries a context from the telling thread to the processing one, or null for nothing */
+    public TbMessageContextPropagator getContextPropagator() {
+        return contextPropagator;
+    }
+
     @Override
     public String toString() {
         return "TbActorSystemSettings{actorThroughput=" + actorThroughput + ", schedulerPoolSize=" + schedulerPoolSize
@@ -96,6 +105,7 @@ public final class TbActorSystemSettings {
         private int maxActorInitAttempts = 10;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private boolean recordWaitTime;
+        private TbMessageContextPropagator contextPropagator;
 
         private Builder() {
         }
@@ -130,10 +140,19 @@ public final class TbActorSystemSettings {
             return this;
         }
 
+        /**
+         * @param value carries a context (a trace, say) from each tell to the message's processing; null for none
+         * @return this
+         */
+        public Builder contextPropagator(TbMessageContextPropagator value) {
+            this.contextPropagator = value;
+            return this;
+        }
+
         /** @return validated settings @throws IllegalArgumentException naming the bad value and what is allowed */
         public TbActorSystemSettings build() {
             return new TbActorSystemSettings(actorThroughput, schedulerPoolSize, maxActorInitAttempts, shutdownTimeout,
-                    recordWaitTime);
+                    recordWaitTime, contextPropagator);
         }
     }
 }
