@@ -420,7 +420,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             return;
         }
         TbActorStopReason reason = currentStopReason();
-        if (callDestroy && initAttempts > 0) {
+        // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran
+        if (callDestroy && actor != null) {
             try {
                 actor.destroy(reason, stopCause);
             } catch (Throwable t) {
