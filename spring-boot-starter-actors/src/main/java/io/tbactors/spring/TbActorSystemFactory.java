@@ -5,6 +5,7 @@ import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.core.dispatch.Dispatchers;
 import io.tbactors.core.observe.TbActorSystemListener;
+import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.thread.Threading;
@@ -21,7 +22,7 @@ final class TbActorSystemFactory {
     private TbActorSystemFactory() {
     }
 
-    static TbActorSystemSettings settings(TbActorsProperties properties) {
+    static TbActorSystemSettings settings(TbActorsProperties properties, TbMessageContextPropagator contextPropagator) {
         requireAtLeastOne("throughput", properties.getThroughput());
         requireAtLeastOne("scheduler-pool-size", properties.getSchedulerPoolSize());
         requireAtLeastOne("max-actor-init-attempts", properties.getMaxActorInitAttempts());
@@ -29,12 +30,17 @@ final class TbActorSystemFactory {
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
             throw new InvalidTbActorsPropertyException(property("shutdown-timeout"), timeout, "a positive duration, such as 10s");
         }
+        if (properties.getTracing().isEnabled() && contextPropagator == null) {
+            throw new InvalidTbActorsPropertyException(property("tracing.enabled"), true,
+                    "false unless io.micrometer:context-propagation is on the classpath (add it to enable tracing)");
+        }
         return TbActorSystemSettings.builder()
                 .actorThroughput(properties.getThroughput())
                 .schedulerPoolSize(properties.getSchedulerPoolSize())
                 .maxActorInitAttempts(properties.getMaxActorInitAttempts())
                 .shutdownTimeout(timeout)
                 .recordWaitTime(properties.getMetrics().isWaitTime())
+                .contextPropagator(contextPropagator)
                 .build();
     }
 

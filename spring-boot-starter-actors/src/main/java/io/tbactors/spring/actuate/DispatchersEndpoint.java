@@ -1,0 +1,45 @@
+package io.tbactors.spring.actuate;
+
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.observe.DispatcherStats;
+import java.util.List;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code dispatchers} endpoint: each dispatcher with its kind, pool size, threads, active and queued turns,
+ * completed turns, actors and the messages waiting in their mailboxes; {@code /dispatchers/{name}} for one.
+ */
+@Endpoint(id = "dispatchers")
+public class DispatchersEndpoint {
+
+    private final DefaultTbActorSystem actorSystem;
+
+    /** @param actorSystem the actor system to report on */
+    public DispatchersEndpoint(DefaultTbActorSystem actorSystem) {
+        this.actorSystem = actorSystem;
+    }
+
+    /** @return every dispatcher, sorted by name */
+    @ReadOperation
+    public DispatchersDescriptor dispatchers() {
+        return new DispatchersDescriptor(actorSystem.isRunning(), actorSystem.getDispatcherStats());
+    }
+
+    /**
+     * @param name a dispatcher's name
+     * @return that dispatcher, or null (a 404) when there is none
+     */
+    @ReadOperation
+    public DispatcherStats dispatcher(@Selector String name) {
+        return actorSystem.getDispatcherStats().stream().filter(stats -> stats.name().equals(name)).findFirst().orElse(null);
+    }
+
+    /**
+     * @param running whether the actor system runs
+     * @param dispatchers each dispatcher, sorted by name
+     */
+    public record DispatchersDescriptor(boolean running, List<DispatcherStats> dispatchers) {
+    }
+}

@@ -1,0 +1,75 @@
+package io.tbactors.spring.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.dispatch.Dispatcher;
+import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.spring.ActorSystemContext;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Meters read from the actor system when a registry is scraped: each dispatcher's executor metrics, its mailbox
+ * backlog and turns, and the messages told after shutdown began. The dispatcher pools are bound here rather than
+ * exposed as {@code Executor} beans, which would make Spring Boot drop its own task executor.
+ *
+ * <p>The backlog of every dispatcher comes from one pass over the mailboxes, reused for a second so that a scrape
+ * walks the actors once, not once per dispatcher.
+ */
+public class TbActorsMeterBinder implements MeterBinder {
+
+    private static final long SNAPSHOT_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final DefaultTbActorSystem actorSystem;
+    private final ActorSystemContext actorSystemContext;
+    private Map<String, Long> backlogSnapshot = Map.of();
+    private long snapshotTakenAt;
+    private boolean snapshotTaken;
+
+    /**
+     * @param actorSystem the actor system whose dispatchers (those present when bound) are measured
+     * @param actorSystemContext counts the messages refused during shutdown
+     */
+    public TbActorsMeterBinder(DefaultTbActorSystem actorSystem, ActorSystemContext actorSystemContext) {
+        this.actorSystem = actorSystem;
+        this.actorSystemContext = actorSystemContext;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (DispatcherStats stats : actorSystem.getDispatcherStats()) {
+            String name = stats.name();
+            Tags tags = Tags.of("dispatcher", name);
+            actorSystem.getDispatcher(name).map(Dispatcher::getExecutor).ifPresent(executor ->
+                    new ExecutorServiceMetrics(executor, name, TbActorsMeterNames.EXECUTOR_PREFIX, tags).bindTo(registry));
+            Gauge.builder(TbActorsMeterNames.MAILBOX_BACKLOG, this, binder -> binder.backlog(name))
+                    .description("Messages waiting in the mailboxes of the dispatcher's actors").tags(tags).register(registry);
+            FunctionCounter.builder(TbActorsMeterNames.DISPATCHER_TURNS, actorSystem,
+                            system -> system.getDispatcher(name).map(Dispatcher::getCompletedTurns).orElse(0L))
+                    .description("Actor turns the dispatcher has run").tags(tags).register(registry);
+        }
+        FunctionCounter.builder(TbActorsMeterNames.MESSAGES_TOLD_AFTER_STOP, this,
+                        binder -> binder.actorSystem.getToldAfterStopCount() + binder.actorSystemContext.getRejectedMessageCount())
+                .description("Messages told after shutdown began; each was told STOPPED").register(registry);
+    }
+
+    private synchronized double backlog(String dispatcher) {
+        long now = System.nanoTime();
+        if (!snapshotTaken || now - snapshotTakenAt > SNAPSHOT_TTL_NANOS) {
+            Map<String, Long> backlog = new HashMap<>();
+            for (DispatcherStats stats : actorSystem.getDispatcherStats()) {
+                backlog.put(stats.name(), stats.pendingMessages());
+            }
+            backlogSnapshot = backlog;
+            snapshotTakenAt = now;
+            snapshotTaken = true;
+        }
+        return backlogSnapshot.getOrDefault(dispatcher, 0L);
+    }
+}

@@ -1,0 +1,41 @@
+package io.tbactors.spring.metrics;
+
+/** Names of the meters the starter registers; all tags are of low cardinality (dispatcher, actor type, reason). */
+public final class TbActorsMeterNames {
+
+    /** Counter of processed messages, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String MESSAGES_PROCESSED = "tb.actors.messages.processed";
+
+    /** Counter of messages whose processing threw, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String MESSAGES_FAILED = "tb.actors.messages.failed";
+
+    /** Timer of processing, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String MESSAGES_PROCESSING = "tb.actors.messages.processing";
+
+    /** Timer of the time messages wait in mailboxes (with {@code tb.actors.metrics.wait-time=true}). */
+    public static final String MESSAGES_WAIT = "tb.actors.messages.wait";
+
+    /** Counter of messages never processed (each told why), tag {@code reason}. */
+    public static final String MESSAGES_NOT_PROCESSED = "tb.actors.messages.not.processed";
+
+    /** Counter of messages told after shutdown began (each told {@code STOPPED}). */
+    public static final String MESSAGES_TOLD_AFTER_STOP = "tb.actors.messages.told.after.stop";
+
+    /** Gauge of messages waiting in mailboxes, tag {@code dispatcher}. */
+    public static final String MAILBOX_BACKLOG = "tb.actors.mailbox.backlog";
+
+    /** Gauge of live actors, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String ACTORS_ALIVE = "tb.actors.alive";
+
+    /** Counter of failed actor init attempts, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String INIT_FAILURES = "tb.actors.init.failures";
+
+    /** Counter of actor turns a dispatcher has run, tag {@code dispatcher}. */
+    public static final String DISPATCHER_TURNS = "tb.actors.dispatcher.turns";
+
+    /** Prefix of each dispatcher's executor meters ({@code tb.actors.executor.*}), tags {@code name}, {@code dispatcher}. */
+    public static final String EXECUTOR_PREFIX = "tb.actors";
+
+    private TbActorsMeterNames() {
+    }
+}

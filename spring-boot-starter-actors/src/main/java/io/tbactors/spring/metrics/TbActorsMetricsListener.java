@@ -1,0 +1,121 @@
+package io.tbactors.spring.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.observe.TbActorSystemListener;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Turns the runtime's events into Micrometer meters tagged by {@code dispatcher} and {@code actor.type} only (never
+ * an actor id, which would make one time series per device). Meters of a dispatcher and actor type are created the
+ * first time they are seen and looked up with two map reads afterwards, so the hot path allocates nothing.
+ */
+public class TbActorsMetricsListener implements TbActorSystemListener {
+
+    private static final String DISPATCHER = "dispatcher";
+    private static final String ACTOR_TYPE = "actor.type";
+
+    private final MeterRegistry registry;
+    private final boolean waitTime;
+    private final ConcurrentMap<String, ConcurrentMap<String, ActorTypeMeters>> meters = new ConcurrentHashMap<>();
+    private final Map<TbActorStopReason, Counter> notProcessed = new EnumMap<>(TbActorStopReason.class);
+
+    /**
+     * @param registry where the meters go
+     * @param waitTime whether mailbox wait times are recorded (then {@value TbActorsMeterNames#MESSAGES_WAIT} exists)
+     */
+    public TbActorsMetricsListener(MeterRegistry registry, boolean waitTime) {
+        this.registry = registry;
+        this.waitTime = waitTime;
+        for (TbActorStopReason reason : TbActorStopReason.values()) {
+            notProcessed.put(reason, Counter.builder(TbActorsMeterNames.MESSAGES_NOT_PROCESSED)
+                    .description("Messages that were never processed; each was told why through onTbActorStopped")
+                    .tag("reason", reason.name())
+                    .register(registry));
+        }
+    }
+
+    @Override
+    public void onMessageProcessed(String dispatcher, String actorType, long waitNanos, long processNanos, boolean failed) {
+        ActorTypeMeters m = meters(dispatcher, actorType);
+        m.processed.increment();
+        if (failed) {
+            m.failed.increment();
+        }
+        m.processing.record(processNanos, TimeUnit.NANOSECONDS);
+        if (waitNanos >= 0 && m.waiting != null) {
+            m.waiting.record(waitNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void onInitFailure(TbActorId actorId, String dispatcher, String actorType, int attempt, Throwable cause) {
+        meters(dispatcher, actorType).initFailures.increment();
+    }
+
+    @Override
+    public void onActorCreated(String dispatcher, String actorType) {
+        meters(dispatcher, actorType).alive.incrementAndGet();
+    }
+
+    @Override
+    public void onActorDestroyed(String dispatcher, String actorType, TbActorStopReason reason) {
+        meters(dispatcher, actorType).alive.decrementAndGet();
+    }
+
+    @Override
+    public void onMessageNotProcessed(TbActorId target, TbActorMsg msg, TbActorStopReason reason, boolean afterSystemStop) {
+        Counter counter = notProcessed.get(reason);
+        if (counter != null) {
+            counter.increment();
+        }
+    }
+
+    private ActorTypeMeters meters(String dispatcher, String actorType) {
+        ConcurrentMap<String, ActorTypeMeters> byType = meters.get(dispatcher);
+        if (byType == null) {
+            byType = meters.computeIfAbsent(dispatcher, d -> new ConcurrentHashMap<>());
+        }
+        ActorTypeMeters m = byType.get(actorType);
+        if (m == null) {
+            m = byType.computeIfAbsent(actorType, type -> new ActorTypeMeters(Tags.of(DISPATCHER, dispatcher, ACTOR_TYPE, type)));
+        }
+        return m;
+    }
+
+    /** The meters of one dispatcher and actor type. */
+    private final class ActorTypeMeters {
+        final Counter processed;
+        final Counter failed;
+        final Counter initFailures;
+        final Timer processing;
+        final Timer waiting;
+        final AtomicInteger alive = new AtomicInteger();
+
+        ActorTypeMeters(Tags tags) {
+            processed = Counter.builder(TbActorsMeterNames.MESSAGES_PROCESSED)
+                    .description("Messages processed, including those whose processing threw").tags(tags).register(registry);
+            failed = Counter.builder(TbActorsMeterNames.MESSAGES_FAILED)
+                    .description("Messages whose processing threw").tags(tags).register(registry);
+            initFailures = Counter.builder(TbActorsMeterNames.INIT_FAILURES)
+                    .description("Failed attempts to initialise an actor").tags(tags).register(registry);
+            processing = Timer.builder(TbActorsMeterNames.MESSAGES_PROCESSING)
+                    .description("Time an actor took to process a message").tags(tags).register(registry);
+            waiting = !waitTime ? null : Timer.builder(TbActorsMeterNames.MESSAGES_WAIT)
+                    .description("Time a message waited in its mailbox before processing").tags(tags).register(registry);
+            Gauge.builder(TbActorsMeterNames.ACTORS_ALIVE, alive, AtomicInteger::get)
+                    .description("Live actors").tags(tags).strongReference(true).register(registry);
+        }
+    }
+}

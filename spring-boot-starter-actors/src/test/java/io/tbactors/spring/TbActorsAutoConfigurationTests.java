@@ -1,0 +1,215 @@
+package io.tbactors.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.tbactors.api.TbActorSystem;
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.core.dispatch.Dispatchers;
+import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.spring.TestActors.DeviceMsg;
+import io.tbactors.spring.TestActors.Outcomes;
+import io.tbactors.spring.TestActors.RouterCreator;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class TbActorsAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(TbActorsAutoConfiguration.class));
+
+    private static DispatcherStats dispatcher(AssertableApplicationContext context, String name) {
+        return context.getBean(DefaultTbActorSystem.class).getDispatcherStats().stream()
+                .filter(stats -> stats.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void withNoConfigurationTheSystemRunsOnADefaultDispatcherWithThingsBoardDefaults() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(TbActorSystem.class).hasSingleBean(ActorSystemContext.class)
+                    .hasSingleBean(TbActorsLifecycle.class);
+            TbActorSystemSettings settings = context.getBean(TbActorSystemSettings.class);
+            assertThat(settings.getActorThroughput()).isEqualTo(5);
+            assertThat(settings.getSchedulerPoolSize()).isEqualTo(1);
+            assertThat(settings.getMaxActorInitAttempts()).isEqualTo(10);
+            assertThat(settings.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(settings.isRecordWaitTime()).isFalse();
+            assertThat(settings.getContextPropagator()).isNull();
+            DefaultTbActorSystem system = context.getBean(DefaultTbActorSystem.class);
+            assertThat(system.getDispatcherStats()).extracting(DispatcherStats::name).containsExactly("default");
+            assertThat(dispatcher(context, "default").poolSize())
+                    .isEqualTo(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+            assertThat(context.getBean(TbActorsLifecycle.class).isRunning()).isTrue();
+        });
+    }
+
+    @Test
+    void withoutARootDeclarationTellExplainsHowToDeclareOne() {
+        runner.run(context -> {
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            assertThat(actors.hasRootActor()).isFalse();
+            assertThat(actors.getRootActor()).isNull();
+            assertThatThrownBy(() -> actors.tell(new DeviceMsg("d", new Outcomes())))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("No root actor is declared")
+                    .hasMessageContaining(TbRootActorCreator.class.getName());
+        });
+    }
+
+    @Test
+    void tbActorsEnabledFalseSwitchesTheStarterOff() {
+        runner.withPropertyValues("tb.actors.enabled=false").run(context -> assertThat(context)
+                .doesNotHaveBean(TbActorSystem.class)
+                .doesNotHaveBean(ActorSystemContext.class)
+                .doesNotHaveBean(TbActorsProperties.class));
+    }
+
+    @Test
+    void propertiesReachTheActorSystemSettings() {
+        runner.withPropertyValues("tb.actors.throughput=7", "tb.actors.scheduler-pool-size=2",
+                "tb.actors.max-actor-init-attempts=3", "tb.actors.shutdown-timeout=3s", "tb.actors.metrics.wait-time=true")
+                .run(context -> {
+                    TbActorSystemSettings settings = context.getBean(DefaultTbActorSystem.class).getSettings();
+                    assertThat(settings.getActorThroughput()).isEqualTo(7);
+                    assertThat(settings.getSchedulerPoolSize()).isEqualTo(2);
+                    assertThat(settings.getMaxActorInitAttempts()).isEqualTo(3);
+                    assertThat(settings.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(settings.isRecordWaitTime()).isTrue();
+                });
+    }
+
+    @Test
+    void configuredDispatchersAreCreatedBesideTheBuiltInDefaultOne() {
+        runner.withPropertyValues("tb.actors.dispatchers.io.type=single", "tb.actors.dispatchers.cpu.type=fork-join",
+                "tb.actors.dispatchers.cpu.pool-size=3").run(context -> {
+                    assertThat(context.getBean(DefaultTbActorSystem.class).getDispatcherStats())
+                            .extracting(DispatcherStats::name).containsExactly("cpu", "default", "io");
+                    assertThat(dispatcher(context, "cpu").kind()).isEqualTo("fork-join");
+                    assertThat(dispatcher(context, "cpu").poolSize()).isEqualTo(3);
+                    assertThat(dispatcher(context, "io").kind()).isEqualTo("single");
+                    assertThat(dispatcher(context, "io").poolSize()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void configuringTheDefaultDispatcherReplacesTheBuiltInOne() {
+        runner.withPropertyValues("tb.actors.dispatchers.default.type=single").run(context -> {
+            assertThat(context.getBean(DefaultTbActorSystem.class).getDispatcherStats()).hasSize(1);
+            assertThat(dispatcher(context, "default").kind()).isEqualTo("single");
+        });
+    }
+
+    @Test
+    void anAutoDispatcherUsesVirtualThreadsOnlyWhenSpringThreadsVirtualIsEnabledOnJava21() {
+        runner.withPropertyValues("spring.threads.virtual.enabled=true", "tb.actors.dispatchers.default.pool-size=2")
+                .run(context -> assertThat(dispatcher(context, "default").kind())
+                        .isEqualTo(Dispatchers.virtualThreadsAvailable() ? "virtual" : "fork-join"));
+        runner.withPropertyValues("tb.actors.dispatchers.default.pool-size=2")
+                .run(context -> assertThat(dispatcher(context, "default").kind()).isEqualTo("fork-join"));
+    }
+
+    @Test
+    void theDeclaredRootActorIsCreatedOnStartAndReceivesTells() {
+        runner.withBean(RouterCreator.class).run(context -> {
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            assertThat(actors.hasRootActor()).isTrue();
+            assertThat(actors.getRootActor()).isNotNull();
+            assertThat(actors.isAcceptingMessages()).isTrue();
+            Outcomes outcomes = new Outcomes();
+            for (int i = 0; i < 50; i++) {
+                actors.tell(new DeviceMsg("d" + (i % 5), outcomes));
+            }
+            actors.tellWithHighPriority(new DeviceMsg("d0", outcomes));
+            await().untilAsserted(() -> assertThat(outcomes.processed).hasValue(51));
+            assertThat(actors.getDefaultActorSystem().getActorCount()).isEqualTo(6);
+            assertThat(actors.getRootActor().getActorId().toString()).isEqualTo("router");
+        });
+    }
+
+    @Test
+    void theRootActorRunsOnTheDispatcherItsDeclarationNames() {
+        runner.withPropertyValues("tb.actors.dispatchers.root.type=single")
+                .withBean(RouterCreator.class, () -> new RouterCreator("root", "default"))
+                .run(context -> assertThat(context.getBean(DefaultTbActorSystem.class).findActorStats("router"))
+                        .hasValueSatisfying(stats -> assertThat(stats.dispatcher()).isEqualTo("root")));
+    }
+
+    @Test
+    void theRootDispatcherPropertyPlacesARootWhoseDeclarationNamesNone() {
+        runner.withPropertyValues("tb.actors.dispatchers.io.type=single", "tb.actors.root-dispatcher=io")
+                .withBean(RouterCreator.class)
+                .run(context -> assertThat(context.getBean(DefaultTbActorSystem.class).findActorStats("router"))
+                        .hasValueSatisfying(stats -> assertThat(stats.dispatcher()).isEqualTo("io")));
+    }
+
+    @Test
+    void twoRootActorDeclarationsFailStartUp() {
+        runner.withBean("firstRoot", RouterCreator.class).withBean("secondRoot", RouterCreator.class)
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().hasMessageContaining("Found 2 root actor declarations")
+                        .hasMessageContaining("firstRoot").hasMessageContaining("secondRoot")
+                        .hasMessageContaining("declare exactly one"));
+    }
+
+    @Test
+    void aRootDeclarationNamingAnUnknownDispatcherFailsStartUp() {
+        runner.withBean(RouterCreator.class, () -> new RouterCreator("nowhere", "default"))
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().hasMessageContaining("'nowhere' does not exist"));
+    }
+
+    @Test
+    void theApplicationsOwnBeansReplaceTheDefaults() {
+        TbActorSystemSettings ownSettings = TbActorSystemSettings.builder().actorThroughput(42).build();
+        runner.withBean(TbActorSystemSettings.class, () -> ownSettings)
+                .withUserConfiguration(OwnContextConfiguration.class)
+                .run(context -> {
+                    assertThat(context.getBean(DefaultTbActorSystem.class).getSettings()).isSameAs(ownSettings);
+                    assertThat(context).hasSingleBean(ActorSystemContext.class).hasBean("ownContext");
+                });
+    }
+
+    @Test
+    void closingTheContextStopsTheSystemAndLaterTellsAreToldStopped() {
+        runner.withBean(RouterCreator.class).run(context -> {
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            DefaultTbActorSystem system = context.getBean(DefaultTbActorSystem.class);
+            context.close();
+            assertThat(system.isRunning()).isFalse();
+            assertThat(actors.isAcceptingMessages()).isFalse();
+            Outcomes outcomes = new Outcomes();
+            actors.tell(new DeviceMsg("d", outcomes));
+            actors.tellWithHighPriority(new DeviceMsg("d", outcomes));
+            assertThat(outcomes.stopped).hasValue(2);
+            assertThat(actors.getRejectedMessageCount()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void actorsReachTheApplicationsBeansAndTheSchedulerThroughTheContext() {
+        runner.withBean(StringBuilder.class).run(context -> {
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            assertThat(actors.getBean(StringBuilder.class)).isSameAs(context.getBean(StringBuilder.class))
+                    .isSameAs(actors.getBean(StringBuilder.class));
+            assertThat(actors.getApplicationContext()).isSameAs(context.getSourceApplicationContext());
+            assertThat(actors.getScheduler()).isSameAs(actors.getActorSystem().getScheduler());
+            assertThat(actors.getActorSystem()).isSameAs(context.getBean(TbActorSystem.class));
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnContextConfiguration {
+        @Bean
+        ActorSystemContext ownContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext) {
+            return new ActorSystemContext(actorSystem, applicationContext, null);
+        }
+    }
+}

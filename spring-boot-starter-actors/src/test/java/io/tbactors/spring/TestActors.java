@@ -1,0 +1,115 @@
+package io.tbactors.spring;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbStringActorId;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A root actor that routes each message to a device actor, and the messages of the starter's tests. */
+final class TestActors {
+
+    static final String DEVICE = "DEVICE";
+
+    private TestActors() {
+    }
+
+    /** Counts what became of a batch of messages: processed, or told why not. */
+    static final class Outcomes {
+        final AtomicInteger processed = new AtomicInteger();
+        final AtomicInteger stopped = new AtomicInteger();
+
+        int total() {
+            return processed.get() + stopped.get();
+        }
+    }
+
+    /** A message for one device; records its own fate in {@link Outcomes}. */
+    record DeviceMsg(String device, Outcomes outcomes, long workNanos) implements TbActorMsg {
+        DeviceMsg(String device, Outcomes outcomes) {
+            this(device, outcomes, 0);
+        }
+
+        @Override
+        public void onTbActorStopped(TbActorStopReason reason) {
+            outcomes.stopped.incrementAndGet();
+        }
+    }
+
+    /** Declares {@link RouterActor} as the root, optionally on a named dispatcher. */
+    static final class RouterCreator implements TbRootActorCreator {
+        private final String dispatcher;
+        private final String deviceDispatcher;
+
+        RouterCreator() {
+            this(null, TbActorsProperties.DEFAULT_DISPATCHER);
+        }
+
+        RouterCreator(String dispatcher, String deviceDispatcher) {
+            this.dispatcher = dispatcher;
+            this.deviceDispatcher = deviceDispatcher;
+        }
+
+        @Override
+        public TbActorId createActorId() {
+            return new TbStringActorId("router");
+        }
+
+        @Override
+        public TbActor createActor() {
+            return new RouterActor(deviceDispatcher);
+        }
+
+        @Override
+        public String getDispatcherName() {
+            return dispatcher;
+        }
+    }
+
+    /** Routes each {@link DeviceMsg} to a child per device, created on first use. */
+    static final class RouterActor extends AbstractTbActor {
+        private final String deviceDispatcher;
+
+        RouterActor(String deviceDispatcher) {
+            this.deviceDispatcher = deviceDispatcher;
+        }
+
+        @Override
+        public boolean process(TbActorMsg msg) {
+            if (msg instanceof DeviceMsg deviceMsg) {
+                TbActorId id = new TbStringActorId(DEVICE + "-" + deviceMsg.device());
+                ctx.getOrCreateChildActor(id, () -> deviceDispatcher, () -> new io.tbactors.api.TbActorCreator() {
+                    @Override
+                    public TbActorId createActorId() {
+                        return id;
+                    }
+
+                    @Override
+                    public TbActor createActor() {
+                        return new DeviceActor();
+                    }
+                }).tell(msg);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Marks each message processed, after an optional stretch of work. */
+    static final class DeviceActor extends AbstractTbActor {
+        @Override
+        public boolean process(TbActorMsg msg) {
+            if (msg instanceof DeviceMsg deviceMsg) {
+                long until = System.nanoTime() + deviceMsg.workNanos();
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+                deviceMsg.outcomes().processed.incrementAndGet();
+                return true;
+            }
+            return false;
+        }
+    }
+}
