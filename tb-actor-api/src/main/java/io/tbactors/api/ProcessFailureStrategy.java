@@ -1,17 +1,21 @@
 package io.tbactors.api;
 
 /**
- * What the actor system does when an actor's {@code process} throws: stop the actor, or resume with the next message.
+ * What the actor system does when an actor's {@code process} throws: stop the actor, resume with the next message,
+ * or restart it (a fresh instance from its creator, initialised again, keeping the mailbox).
  */
 public final class ProcessFailureStrategy {
 
-    private static final ProcessFailureStrategy STOP = new ProcessFailureStrategy(true);
-    private static final ProcessFailureStrategy RESUME = new ProcessFailureStrategy(false);
+    private static final ProcessFailureStrategy STOP = new ProcessFailureStrategy(true, false);
+    private static final ProcessFailureStrategy RESUME = new ProcessFailureStrategy(false, false);
+    private static final ProcessFailureStrategy RESTART = new ProcessFailureStrategy(false, true);
 
     private final boolean stop;
+    private final boolean restart;
 
-    private ProcessFailureStrategy(boolean stop) {
+    private ProcessFailureStrategy(boolean stop, boolean restart) {
         this.stop = stop;
+        this.restart = restart;
     }
 
     /** @return a strategy that stops the actor */
@@ -24,13 +28,26 @@ public final class ProcessFailureStrategy {
         return RESUME;
     }
 
+    /**
+     * @return a strategy that destroys the actor, creates a fresh instance with its creator and initialises it,
+     *     keeping the waiting messages; bounded by the system's restart limit, after which the actor is stopped
+     */
+    public static ProcessFailureStrategy restart() {
+        return RESTART;
+    }
+
     /** @return whether the actor is stopped */
     public boolean isStop() {
         return stop;
     }
 
+    /** @return whether the actor is restarted */
+    public boolean isRestart() {
+        return restart;
+    }
+
     @Override
     public String toString() {
-        return stop ? "stop" : "resume";
+        return stop ? "stop" : (restart ? "restart" : "resume");
     }
 }

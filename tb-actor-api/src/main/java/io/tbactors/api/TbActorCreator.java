@@ -11,4 +11,11 @@ public interface TbActorCreator {
 
     /** @return a new actor instance */
     TbActor createActor();
+
+    /**
+     * @return the bound of this actor's normal-priority mailbox, or null to use its dispatcher's (unbounded by default)
+     */
+    default TbMailboxBound getMailboxBound() {
+        return null;
+    }
 }

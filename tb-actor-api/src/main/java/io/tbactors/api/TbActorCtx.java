@@ -1,5 +1,6 @@
 package io.tbactors.api;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -82,4 +83,38 @@ public interface TbActorCtx extends TbActorRef {
      * @return the ids of the children that match, a snapshot
      */
     List<TbActorId> filterChildren(Predicate<TbActorId> childFilter);
+
+    /**
+     * Tells a message to this actor once, after a delay. The timer is cancelled when the actor stops.
+     *
+     * @param msg the message
+     * @param delay how long to wait; not negative
+     * @return a handle to cancel it
+     */
+    default TbTimer scheduleOnce(TbActorMsg msg, Duration delay) {
+        throw new UnsupportedOperationException("timers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Tells a message to this actor periodically. The timer is cancelled when the actor stops.
+     *
+     * @param msg the message, told again at each period
+     * @param initialDelay delay before the first time; not negative
+     * @param period time between two messages; positive
+     * @return a handle to cancel it
+     */
+    default TbTimer schedulePeriodically(TbActorMsg msg, Duration initialDelay, Duration period) {
+        throw new UnsupportedOperationException("timers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Asks to stop this actor with reason {@link TbActorStopReason#IDLE} once it has had no message for the given
+     * period; it is created again by the next {@code getOrCreateChildActor}. Messages told while it stops are told
+     * {@code IDLE}, so their sender may create it again and retry.
+     *
+     * @param idleTimeout the idle period, positive; null turns passivation off
+     */
+    default void setIdleTimeout(Duration idleTimeout) {
+        throw new UnsupportedOperationException("passivation is not supported by " + getClass().getName());
+    }
 }

@@ -21,4 +21,17 @@ public interface TbActorRef {
      * @param actorMsg the message; must not be null
      */
     void tellWithHighPriority(TbActorMsg actorMsg);
+
+    /**
+     * Queues a message with normal priority unless the actor's bounded mailbox is full or the actor is stopping.
+     * Unlike {@link #tell}, a refused message is not told {@link TbActorMsg#onTbActorStopped}: it stays with the
+     * caller, who can slow down and try again.
+     *
+     * @param actorMsg the message; must not be null
+     * @return whether the message was queued
+     */
+    default boolean tryTell(TbActorMsg actorMsg) {
+        tell(actorMsg);
+        return true;
+    }
 }

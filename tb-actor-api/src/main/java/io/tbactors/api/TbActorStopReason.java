@@ -18,5 +18,11 @@ public enum TbActorStopReason {
     MAILBOX_FULL,
 
     /** The message was removed from a full bounded mailbox to make room for a newer one. */
-    DROPPED_OLDEST
+    DROPPED_OLDEST,
+
+    /**
+     * Given to {@link TbActor#destroy} when the actor is destroyed to be replaced by a fresh instance after a
+     * failure ({@link ProcessFailureStrategy#restart()}); its waiting messages are kept for the new instance.
+     */
+    RESTARTED
 }

@@ -7,11 +7,16 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorStoppedException;
 import io.tbactors.api.TbActorSystem;
+import io.tbactors.api.TbMailboxBound;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.core.dispatch.Dispatchers;
 import io.tbactors.core.observe.ActorStats;
+import io.tbactors.core.observe.DeadLetter;
+import io.tbactors.core.observe.DeadLetterListener;
+import io.tbactors.core.observe.DeadLetterReason;
 import io.tbactors.core.observe.DispatcherStats;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
@@ -24,14 +29,20 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +72,17 @@ public class DefaultTbActorSystem implements TbActorSystem {
     private final LongAdder toldAfterStop = new LongAdder();
     private final LongAdder notProcessed = new LongAdder();
     private final Object stopMonitor = new Object();
+    private final LongAdder deadLetters = new LongAdder();
+    private final LongAdder slowProcessing = new LongAdder();
+    private final LongAdder restarts = new LongAdder();
+    private final LongAdder tryTellRefused = new LongAdder();
+    private final LongAdder passivated = new LongAdder();
+    private final AtomicLong askSequence = new AtomicLong();
+    private final List<DeadLetterListener> deadLetterListeners = new CopyOnWriteArrayList<>();
+    private final RateLimitedWarning deadLetterWarning;
+    private final RateLimitedWarning slowProcessingWarning;
+    private final long slowProcessingNanos;
+    private final IdleWheel idleWheel;
 
     /** @param settings the settings */
     public DefaultTbActorSystem(TbActorSystemSettings settings) {
@@ -76,6 +98,11 @@ public class DefaultTbActorSystem implements TbActorSystem {
         Objects.requireNonNull(listener, "listener must not be null; use TbActorSystemListener.NOOP for none");
         this.listener = listener == TbActorSystemListener.NOOP ? null : listener;
         this.scheduler = new SafeScheduledExecutor(settings.getSchedulerPoolSize(), "tb-actors-scheduler");
+        long logInterval = settings.getRateLimitedLogInterval().toNanos();
+        this.deadLetterWarning = new RateLimitedWarning(logInterval);
+        this.slowProcessingWarning = new RateLimitedWarning(logInterval);
+        this.slowProcessingNanos = settings.getSlowProcessingThreshold() == null ? -1 : settings.getSlowProcessingThreshold().toNanos();
+        this.idleWheel = new IdleWheel(this, settings.getPassivationTick().toNanos());
     }
 
     /** @return the settings this system runs with */
@@ -153,6 +180,21 @@ public class DefaultTbActorSystem implements TbActorSystem {
         return 0;
     }
 
+    /**
+     * Bounds the normal-priority mailboxes of actors created on a dispatcher from now on (an actor's creator may
+     * still choose its own bound).
+     *
+     * @param dispatcherId the dispatcher
+     * @param bound the bound, or null for unbounded
+     */
+    public void setMailboxBound(String dispatcherId, TbMailboxBound bound) {
+        Dispatcher dispatcher = dispatchers.get(dispatcherId);
+        if (dispatcher == null) {
+            throw unknownDispatcher(dispatcherId);
+        }
+        dispatcher.setMailboxBound(bound);
+    }
+
     @Override
     public void destroyDispatcher(String dispatcherId) {
         Dispatcher dispatcher = dispatchers.remove(dispatcherId);
@@ -212,7 +254,8 @@ public class DefaultTbActorSystem implements TbActorSystem {
         if (existing != null) {
             return existing;
         }
-        TbActorMailbox mailbox = new TbActorMailbox(this, actorId, parent, dispatcher);
+        TbMailboxBound bound = creator.getMailboxBound() != null ? creator.getMailboxBound() : dispatcher.getMailboxBound();
+        TbActorMailbox mailbox = new TbActorMailbox(this, actorId, parent, dispatcher, creator, bound);
         existing = actors.putIfAbsent(actorId, mailbox);
         if (existing != null) {
             return existing;
@@ -266,6 +309,7 @@ public class DefaultTbActorSystem implements TbActorSystem {
             notProcessed(target, actorMsg, TbActorStopReason.STOPPED);
             return Optional.empty();
         }
+        publishDeadLetter(new DeadLetter(target, actorMsg, DeadLetterReason.NOT_REGISTERED));
         throw new TbActorNotRegisteredException(target, "Actor with id [" + target + "] is not registered!");
     }
 
@@ -318,6 +362,137 @@ public class DefaultTbActorSystem implements TbActorSystem {
         if (listener != null) {
             listener.onMessageNotProcessed(target, msg, reason, afterStop);
         }
+        publishDeadLetter(new DeadLetter(target, msg, DeadLetterReason.of(reason, afterStop)));
+    }
+
+    private void publishDeadLetter(DeadLetter letter) {
+        deadLetters.increment();
+        for (DeadLetterListener deadLetterListener : deadLetterListeners) {
+            try {
+                deadLetterListener.onDeadLetter(letter);
+            } catch (RuntimeException e) {
+                log.warn("Dead-letter listener {} threw", deadLetterListener, e);
+            }
+        }
+        if (log.isInfoEnabled()) {
+            long heldBack = deadLetterWarning.tryAcquire();
+            if (heldBack >= 0) {
+                log.info("Dead letter: {} to [{}] not processed ({}); {} more since the last report",
+                        letter.message().getClass().getSimpleName(), letter.target(), letter.reason(), heldBack);
+            }
+        }
+    }
+
+    /**
+     * Subscribes to dead letters.
+     *
+     * @param deadLetterListener called for each message that reached no actor
+     */
+    public void addDeadLetterListener(DeadLetterListener deadLetterListener) {
+        deadLetterListeners.add(Objects.requireNonNull(deadLetterListener, "deadLetterListener must not be null"));
+    }
+
+    /** @param deadLetterListener a listener added before; it gets no more letters */
+    public void removeDeadLetterListener(DeadLetterListener deadLetterListener) {
+        deadLetterListeners.remove(deadLetterListener);
+    }
+
+    void tryTellRefused(TbActorMailbox mailbox) {
+        tryTellRefused.increment();
+        if (listener != null) {
+            listener.onTryTellRefused(mailbox.dispatcher().getName(), mailbox.actorType());
+        }
+    }
+
+    void actorRestarted(TbActorMailbox mailbox) {
+        restarts.increment();
+        if (listener != null) {
+            listener.onActorRestarted(mailbox.dispatcher().getName(), mailbox.actorType());
+        }
+    }
+
+    long slowProcessingNanos() {
+        return slowProcessingNanos;
+    }
+
+    void slowProcessing(TbActorMailbox mailbox, TbActorMsg msg, long tookNanos) {
+        slowProcessing.increment();
+        if (listener != null) {
+            listener.onSlowProcessing(mailbox.dispatcher().getName(), mailbox.actorType(), tookNanos);
+        }
+        long heldBack = slowProcessingWarning.tryAcquire();
+        if (heldBack >= 0) {
+            log.warn("[{}] {} took {} ms to process {} (threshold {} ms): blocking code holds a '{}' dispatcher thread; "
+                            + "{} more slow calls since the last report", mailbox.getSelf(), mailbox.actorType(),
+                    TimeUnit.NANOSECONDS.toMillis(tookNanos), msg.getClass().getSimpleName(),
+                    TimeUnit.NANOSECONDS.toMillis(slowProcessingNanos), mailbox.dispatcher().getName(), heldBack);
+        }
+    }
+
+    IdleWheel idleWheel() {
+        return idleWheel;
+    }
+
+    void passivate(TbActorMailbox mailbox) {
+        if (mailbox.stop(TbActorStopReason.IDLE, null)) {
+            passivated.increment();
+        }
+    }
+
+    // ---------------------------------------------------------------- request/reply
+
+    /**
+     * Sends a request and returns its reply. The request is built by {@code request} from a reply-to reference; the
+     * actor answers by telling that reference. The future completes with the first reply, or exceptionally with a
+     * {@link TimeoutException} after {@code timeout} (measured by the system's scheduler), with a
+     * {@link TbActorStoppedException} when the target stops or refuses the request, or with a
+     * {@link TbActorNotRegisteredException} when no actor has the id. Nothing stays registered once it completes.
+     *
+     * @param target the actor to ask
+     * @param request builds the request message around the reply-to reference
+     * @param timeout how long to wait for the reply; positive
+     * @param <R> the reply's type
+     * @return the reply
+     */
+    public <R extends TbActorMsg> CompletableFuture<R> ask(TbActorId target, Function<TbActorRef, ? extends TbActorMsg> request,
+                                                           Duration timeout) {
+        Objects.requireNonNull(target, "target must not be null");
+        Objects.requireNonNull(request, "request must not be null");
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("ask timeout must be positive, got " + timeout);
+        }
+        CompletableFuture<R> future = new CompletableFuture<>();
+        TbActorMailbox mailbox = actors.get(target);
+        if (mailbox == null) {
+            future.completeExceptionally(state.get() != RUNNING
+                    ? new TbActorStoppedException(target, TbActorStopReason.STOPPED, "The actor system is stopped")
+                    : new TbActorNotRegisteredException(target, "Actor with id [" + target + "] is not registered!"));
+            return future;
+        }
+        AskReplyRef<R> replyTo = new AskReplyRef<>(
+                new io.tbactors.api.TbStringActorId("ask-" + askSequence.incrementAndGet() + "->" + target), future);
+        TbActorMsg msg = Objects.requireNonNull(request.apply(replyTo), "request function returned null");
+        if (!mailbox.addStopWatcher(replyTo)) {
+            future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
+                    "Actor [" + target + "] stopped before the request was sent"));
+            return future;
+        }
+        ScheduledFuture<?> timer = scheduler.schedule(() -> future.completeExceptionally(new TimeoutException(
+                "No reply from [" + target + "] within " + timeout)), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        future.whenComplete((reply, failure) -> {
+            timer.cancel(false);
+            mailbox.removeStopWatcher(replyTo);
+        });
+        int result = mailbox.enqueue(msg, false, false);
+        if (result == TbActorMailbox.REFUSED_FULL) {
+            future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.MAILBOX_FULL,
+                    "The mailbox of [" + target + "] is full"));
+        } else if (result == TbActorMailbox.REFUSED_STOPPED) {
+            future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
+                    "Actor [" + target + "] is stopping"));
+        }
+        return future;
     }
 
     // ---------------------------------------------------------------- broadcast
@@ -514,6 +689,31 @@ public class DefaultTbActorSystem implements TbActorSystem {
     /** @return messages told after the system stopped (each was told {@code STOPPED}) */
     public long getToldAfterStopCount() {
         return toldAfterStop.sum();
+    }
+
+    /** @return dead letters so far: messages to unknown or stopped actors, refused or dropped by full mailboxes */
+    public long getDeadLetterCount() {
+        return deadLetters.sum();
+    }
+
+    /** @return {@code process} calls that took longer than the slow-processing threshold */
+    public long getSlowProcessingCount() {
+        return slowProcessing.sum();
+    }
+
+    /** @return actors restarted after a failure */
+    public long getRestartCount() {
+        return restarts.sum();
+    }
+
+    /** @return {@code tryTell} calls refused by a full mailbox */
+    public long getTryTellRefusedCount() {
+        return tryTellRefused.sum();
+    }
+
+    /** @return actors stopped for being idle */
+    public long getPassivatedCount() {
+        return passivated.sum();
     }
 
     /** @return messages that were not processed and were told why */

@@ -9,12 +9,16 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbMailboxBound;
+import io.tbactors.api.TbMailboxOverflowPolicy;
+import io.tbactors.api.TbTimer;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -51,6 +55,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int STOP_REQUESTED = 4;
     static final int DESTROYED = 8;
 
+    /** {@link #enqueue} results. */
+    static final int ACCEPTED = 0;
+    static final int REFUSED_STOPPED = 1;
+    static final int REFUSED_FULL = 2;
+
     private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private static final VarHandle STATUS;
@@ -58,6 +67,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private static final VarHandle HIGH;
     private static final VarHandle CHILDREN;
     private static final VarHandle STOP_REASON;
+    private static final VarHandle EXTRAS;
     private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
         @Override
         protected String computeValue(Class<?> type) {
@@ -74,6 +84,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
             CHILDREN = lookup.findVarHandle(TbActorMailbox.class, "children", Set.class);
             STOP_REASON = lookup.findVarHandle(TbActorMailbox.class, "stopReason", TbActorStopReason.class);
+            EXTRAS = lookup.findVarHandle(TbActorMailbox.class, "extras", MailboxExtras.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -91,20 +102,29 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private volatile TbActorStopReason stopReason;
     private volatile Throwable stopCause;
     private volatile ScheduledFuture<?> initRetry;
+    private volatile MailboxExtras extras;
+    private final TbActorCreator creator;
+    private final TbMailboxBound bound;
     private TbActor actor;
     private String actorType = "unknown";
     private int initAttempts;
+    private long handOffDelayNanos = -1;
+    private boolean attached;
 
-    TbActorMailbox(DefaultTbActorSystem system, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher) {
+    TbActorMailbox(DefaultTbActorSystem system, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher,
+                   TbActorCreator creator, TbMailboxBound bound) {
         this.system = system;
         this.selfId = selfId;
         this.parent = parent;
         this.dispatcher = dispatcher;
+        this.creator = creator;
+        this.bound = bound;
     }
 
     // ---------------------------------------------------------------- creation (called by the creating thread)
 
     void attachActor(TbActor newActor) {
+        this.attached = true;
         this.actor = newActor;
         this.actorType = ACTOR_TYPES.get(newActor.getClass());
     }
@@ -131,23 +151,47 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     @Override
     public void tell(TbActorMsg actorMsg) {
-        enqueue(actorMsg, false);
+        enqueue(actorMsg, false, false);
     }
 
     @Override
     public void tellWithHighPriority(TbActorMsg actorMsg) {
-        enqueue(actorMsg, true);
+        enqueue(actorMsg, true, false);
+    }
+
+    @Override
+    public boolean tryTell(TbActorMsg actorMsg) {
+        return enqueue(actorMsg, false, true) == ACCEPTED;
     }
 
     void enqueue(TbActorMsg msg, boolean highPriority) {
+        enqueue(msg, highPriority, false);
+    }
+
+    /**
+     * Queues a message. With {@code tryOnly} a refused message is handed back (no callback) instead of being told why.
+     *
+     * @return {@link #ACCEPTED}, {@link #REFUSED_STOPPED} or {@link #REFUSED_FULL}
+     */
+    int enqueue(TbActorMsg msg, boolean highPriority, boolean tryOnly) {
         Objects.requireNonNull(msg, "actor message must not be null");
         if ((status & STOP_REQUESTED) != 0) {
-            system.notProcessed(selfId, msg, currentStopReason());
-            return;
+            if (!tryOnly) {
+                system.notProcessed(selfId, msg, currentStopReason());
+            }
+            return REFUSED_STOPPED;
         }
         Object element = envelope(msg);
-        (highPriority ? highQueue() : normalPriorityMsgs).add(element);
-        SIZE.getAndAdd(this, 1);
+        TbMailboxBound limit = bound;
+        if (highPriority) {
+            highQueue().add(element);
+            SIZE.getAndAdd(this, 1);
+        } else if (limit == null) {
+            normalPriorityMsgs.add(element);
+            SIZE.getAndAdd(this, 1);
+        } else if (!offerBounded(msg, element, limit, tryOnly)) {
+            return REFUSED_FULL;
+        }
         int s = status;
         if ((s & STOP_REQUESTED) != 0) {
             // stop raced with us: our message may have missed the owner's drain, so drain as well
@@ -155,6 +199,42 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         } else if ((s & SCHEDULED) == 0) {
             trySchedule();
         }
+        return ACCEPTED;
+    }
+
+    /** Reserves a slot under the capacity before queueing, so the bound holds under concurrent senders. */
+    private boolean offerBounded(TbActorMsg msg, Object element, TbMailboxBound limit, boolean tryOnly) {
+        int capacity = limit.capacity();
+        for (;;) {
+            int current = size;
+            if (current >= capacity) {
+                break;
+            }
+            if (SIZE.compareAndSet(this, current, current + 1)) {
+                normalPriorityMsgs.add(element);
+                return true;
+            }
+        }
+        if (tryOnly) {
+            system.tryTellRefused(this);
+            return false;
+        }
+        if (limit.overflowPolicy() == TbMailboxOverflowPolicy.REJECT_NEWEST) {
+            system.notProcessed(selfId, msg, TbActorStopReason.MAILBOX_FULL);
+            return false;
+        }
+        Object oldest = normalPriorityMsgs.poll();
+        if (oldest != null) {
+            SIZE.getAndAdd(this, -1);
+            system.notProcessed(selfId, unwrap(oldest), TbActorStopReason.DROPPED_OLDEST);
+        }
+        normalPriorityMsgs.add(element);
+        SIZE.getAndAdd(this, 1);
+        return true;
+    }
+
+    private static TbActorMsg unwrap(Object element) {
+        return element instanceof Envelope envelope ? envelope.msg() : (TbActorMsg) element;
     }
 
     /** @return the message itself, or an envelope when wait times are recorded or a context travels with it */
@@ -234,8 +314,20 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             }
             processed++;
             processOne(element);
+            if (handOffDelayNanos >= 0) {
+                // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
+                dispatcher.turnCompleted();
+                long delay = handOffDelayNanos;
+                handOffDelayNanos = -1;
+                scheduleOwnedTurn(delay);
+                return;
+            }
         }
         dispatcher.turnCompleted();
+        MailboxExtras e = extras;
+        if (e != null && e.idleTimeoutNanos > 0) {
+            e.lastActivity = System.nanoTime();
+        }
         if (processed == throughput && hasMessages()) {
             submitOwnedTurn();
         } else {
@@ -283,7 +375,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         } else {
             msg = (TbActorMsg) element;
         }
-        long start = listener == null ? 0 : System.nanoTime();
+        long slowNanos = system.slowProcessingNanos();
+        long start = listener == null && slowNanos < 0 ? 0 : System.nanoTime();
         boolean failed = false;
         try {
             if (!actor.process(msg) && log.isDebugEnabled()) {
@@ -297,8 +390,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
                 scope.close();
             }
         }
-        if (listener != null) {
-            listener.onMessageProcessed(dispatcher.getName(), actorType, waitNanos, System.nanoTime() - start, failed);
+        if (start != 0) {
+            long took = System.nanoTime() - start;
+            if (listener != null) {
+                listener.onMessageProcessed(dispatcher.getName(), actorType, waitNanos, took, failed);
+            }
+            if (slowNanos >= 0 && took > slowNanos) {
+                system.slowProcessing(this, msg, took);
+            }
         }
     }
 
@@ -313,8 +412,71 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         if (strategy != null && strategy.isStop()) {
             log.warn("[{}] Failed to process message {}; stopping the actor", selfId, msg.getClass().getSimpleName(), t);
             stop(TbActorStopReason.STOPPED, t);
+        } else if (strategy != null && strategy.isRestart()) {
+            restart(msg, t);
         } else if (log.isDebugEnabled()) {
             log.debug("[{}] Failed to process message {}; resuming", selfId, msg.getClass().getSimpleName(), t);
+        }
+    }
+
+    /**
+     * Replaces the actor by a fresh instance from its creator, keeping the mailbox, unless it restarted too often
+     * within the window; then it is stopped. The new instance is initialised in a later turn, after a backoff that
+     * doubles with each restart in the window.
+     */
+    private void restart(TbActorMsg msg, Throwable cause) {
+        MailboxExtras e = extras();
+        long now = System.nanoTime();
+        if (e.restartsInWindow == 0 || now - e.restartWindowStart > system.getSettings().getRestartWindow().toNanos()) {
+            e.restartWindowStart = now;
+            e.restartsInWindow = 0;
+        }
+        int maxRestarts = system.getSettings().getMaxRestarts();
+        if (e.restartsInWindow >= maxRestarts) {
+            log.warn("[{}] Failed to process {} after {} restart(s) within {}; stopping the actor", selfId,
+                    msg.getClass().getSimpleName(), maxRestarts, system.getSettings().getRestartWindow(), cause);
+            stop(TbActorStopReason.STOPPED, cause);
+            return;
+        }
+        e.restartsInWindow++;
+        log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", selfId,
+                msg.getClass().getSimpleName(), e.restartsInWindow, maxRestarts, system.getSettings().getRestartWindow(), cause);
+        try {
+            actor.destroy(TbActorStopReason.RESTARTED, cause);
+        } catch (Throwable t) {
+            log.warn("[{}] Failed to destroy actor before restart", selfId, t);
+        }
+        TbActor fresh;
+        try {
+            fresh = Objects.requireNonNull(creator.createActor(), "creator.createActor() returned null");
+        } catch (Throwable t) {
+            log.warn("[{}] Creator failed during restart; stopping the actor", selfId, t);
+            actor = null;
+            stop(TbActorStopReason.INIT_FAILED, t);
+            return;
+        }
+        attachActor(fresh);
+        initAttempts = 0;
+        clearBits(INITIALIZED);
+        long backoff = system.getSettings().getRestartBackoff().toNanos();
+        handOffDelayNanos = backoff << Math.min(20, e.restartsInWindow - 1);
+        system.actorRestarted(this);
+    }
+
+    /** Runs the next turn after a delay, keeping {@code SCHEDULED} meanwhile; a stop cancels the wait. */
+    private void scheduleOwnedTurn(long delayNanos) {
+        if (delayNanos <= 0) {
+            submitOwnedTurn();
+            return;
+        }
+        try {
+            initRetry = system.getScheduler().schedule(this::submitOwnedTurn, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            submitOwnedTurn();
+            return;
+        }
+        if ((status & STOP_REQUESTED) != 0) {
+            cancelInitRetry();
         }
     }
 
@@ -363,16 +525,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     }
 
     private void scheduleInitRetry(long delayMs) {
-        try {
-            initRetry = system.getScheduler().schedule(this::submitOwnedTurn, delayMs, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-            // the system is shutting down: run the turn now, it will see the stop request
-            submitOwnedTurn();
-            return;
-        }
-        if ((status & STOP_REQUESTED) != 0) {
-            cancelInitRetry();
-        }
+        scheduleOwnedTurn(TimeUnit.MILLISECONDS.toNanos(delayMs));
     }
 
     private void cancelInitRetry() {
@@ -429,15 +582,116 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             }
         }
         setBits(DESTROYED);
+        MailboxExtras e = extras;
+        if (e != null) {
+            for (MailboxExtras.Timer timer : e.timers) {
+                timer.cancel();
+            }
+            for (MailboxExtras.StopWatcher watcher : e.watchers) {
+                watcher.onTargetStopped(selfId, reason);
+            }
+            e.watchers.clear();
+        }
         drainQueues(reason);
-        system.onDestroyed(this, reason, actor != null);
+        system.onDestroyed(this, reason, attached);
+    }
+
+    // ---------------------------------------------------------------- extras: timers, watchers, passivation
+
+    MailboxExtras extras() {
+        MailboxExtras e = extras;
+        if (e == null) {
+            MailboxExtras created = new MailboxExtras();
+            Object witness = EXTRAS.compareAndExchange(this, null, created);
+            e = witness == null ? created : (MailboxExtras) witness;
+        }
+        return e;
+    }
+
+    /**
+     * Registers something to tell when this actor stops.
+     *
+     * @return false when the actor is already destroyed (the watcher was not kept)
+     */
+    boolean addStopWatcher(MailboxExtras.StopWatcher watcher) {
+        MailboxExtras e = extras();
+        e.watchers.add(watcher);
+        if ((status & DESTROYED) != 0) {
+            e.watchers.remove(watcher);
+            return false;
+        }
+        return true;
+    }
+
+    void removeStopWatcher(MailboxExtras.StopWatcher watcher) {
+        MailboxExtras e = extras;
+        if (e != null) {
+            e.watchers.remove(watcher);
+        }
+    }
+
+    @Override
+    public TbTimer scheduleOnce(TbActorMsg msg, Duration delay) {
+        return schedule(msg, delay, null);
+    }
+
+    @Override
+    public TbTimer schedulePeriodically(TbActorMsg msg, Duration initialDelay, Duration period) {
+        Objects.requireNonNull(period, "period must not be null");
+        if (period.isZero() || period.isNegative()) {
+            throw new IllegalArgumentException("timer period must be positive, got " + period);
+        }
+        return schedule(msg, initialDelay, period);
+    }
+
+    private TbTimer schedule(TbActorMsg msg, Duration delay, Duration period) {
+        Objects.requireNonNull(msg, "timer message must not be null");
+        Objects.requireNonNull(delay, "timer delay must not be null");
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("timer delay must not be negative, got " + delay);
+        }
+        MailboxExtras e = extras();
+        MailboxExtras.Timer timer = new MailboxExtras.Timer(e.timers, period != null);
+        e.timers.add(timer);
+        Runnable fire = () -> {
+            if (timer.fire()) {
+                enqueue(msg, false, false);
+            }
+        };
+        long delayNanos = delay.toNanos();
+        timer.bind(period == null
+                ? system.getScheduler().schedule(fire, delayNanos, TimeUnit.NANOSECONDS)
+                : system.getScheduler().scheduleAtFixedRate(fire, delayNanos, period.toNanos(), TimeUnit.NANOSECONDS));
+        if ((status & STOP_REQUESTED) != 0) {
+            timer.cancel();
+        }
+        return timer;
+    }
+
+    @Override
+    public void setIdleTimeout(Duration idleTimeout) {
+        if (idleTimeout != null && (idleTimeout.isZero() || idleTimeout.isNegative())) {
+            throw new IllegalArgumentException("idle timeout must be positive (or null to turn passivation off), got " + idleTimeout);
+        }
+        MailboxExtras e = extras();
+        e.lastActivity = System.nanoTime();
+        e.idleTimeoutNanos = idleTimeout == null ? 0 : idleTimeout.toNanos();
+        if (idleTimeout != null && !e.inIdleWheel) {
+            e.inIdleWheel = true;
+            system.idleWheel().add(this, e.lastActivity + e.idleTimeoutNanos);
+        }
+    }
+
+    /** @return how many timers of this actor are live (for tests and reports) */
+    int liveTimers() {
+        MailboxExtras e = extras;
+        return e == null ? 0 : e.timers.size();
     }
 
     private void drainQueues(TbActorStopReason reason) {
         Object element;
         while ((element = poll()) != null) {
-            TbActorMsg msg = element instanceof Envelope envelope ? envelope.msg() : (TbActorMsg) element;
-            system.notProcessed(selfId, msg, reason);
+            system.notProcessed(selfId, unwrap(element), reason);
         }
     }
 

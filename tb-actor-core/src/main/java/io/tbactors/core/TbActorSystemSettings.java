@@ -19,6 +19,12 @@ public final class TbActorSystemSettings {
     private final Duration shutdownTimeout;
     private final boolean recordWaitTime;
     private final TbMessageContextPropagator contextPropagator;
+    private final Duration slowProcessingThreshold;
+    private final int maxRestarts;
+    private final Duration restartWindow;
+    private final Duration restartBackoff;
+    private final Duration passivationTick;
+    private final Duration rateLimitedLogInterval;
 
     /**
      * @param actorThroughput messages an actor processes in one turn before its thread moves on; at least 1
@@ -26,31 +32,52 @@ public final class TbActorSystemSettings {
      * @param maxActorInitAttempts attempts to initialise an actor before it is stopped; at least 1
      */
     public TbActorSystemSettings(int actorThroughput, int schedulerPoolSize, int maxActorInitAttempts) {
-        this(actorThroughput, schedulerPoolSize, maxActorInitAttempts, DEFAULT_SHUTDOWN_TIMEOUT, false, null);
+        this(builder().actorThroughput(actorThroughput).schedulerPoolSize(schedulerPoolSize)
+                .maxActorInitAttempts(maxActorInitAttempts));
     }
 
-    private TbActorSystemSettings(int actorThroughput, int schedulerPoolSize, int maxActorInitAttempts,
-                                  Duration shutdownTimeout, boolean recordWaitTime,
-                                  TbMessageContextPropagator contextPropagator) {
-        requireAtLeastOne("actorThroughput", actorThroughput);
-        requireAtLeastOne("schedulerPoolSize", schedulerPoolSize);
-        requireAtLeastOne("maxActorInitAttempts", maxActorInitAttempts);
-        Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
-        if (shutdownTimeout.isNegative() || shutdownTimeout.isZero()) {
-            throw new IllegalArgumentException("shutdownTimeout must be positive, got " + shutdownTimeout);
+    private TbActorSystemSettings(Builder b) {
+        requireAtLeastOne("actorThroughput", b.actorThroughput);
+        requireAtLeastOne("schedulerPoolSize", b.schedulerPoolSize);
+        requireAtLeastOne("maxActorInitAttempts", b.maxActorInitAttempts);
+        if (b.maxRestarts < 0) {
+            throw new IllegalArgumentException("maxRestarts must be >= 0, got " + b.maxRestarts);
         }
-        this.actorThroughput = actorThroughput;
-        this.schedulerPoolSize = schedulerPoolSize;
-        this.maxActorInitAttempts = maxActorInitAttempts;
-        this.shutdownTimeout = shutdownTimeout;
-        this.recordWaitTime = recordWaitTime;
-        this.contextPropagator = contextPropagator;
+        this.actorThroughput = b.actorThroughput;
+        this.schedulerPoolSize = b.schedulerPoolSize;
+        this.maxActorInitAttempts = b.maxActorInitAttempts;
+        this.shutdownTimeout = requirePositive("shutdownTimeout", b.shutdownTimeout);
+        this.recordWaitTime = b.recordWaitTime;
+        this.contextPropagator = b.contextPropagator;
+        this.slowProcessingThreshold = b.slowProcessingThreshold == null ? null
+                : requirePositive("slowProcessingThreshold", b.slowProcessingThreshold);
+        this.maxRestarts = b.maxRestarts;
+        this.restartWindow = requirePositive("restartWindow", b.restartWindow);
+        this.restartBackoff = requireNotNegative("restartBackoff", b.restartBackoff);
+        this.passivationTick = requirePositive("passivationTick", b.passivationTick);
+        this.rateLimitedLogInterval = requirePositive("rateLimitedLogInterval", b.rateLimitedLogInterval);
     }
 
     private static void requireAtLeastOne(String name, int value) {
         if (value < 1) {
             throw new IllegalArgumentException(name + " must be >= 1, got " + value);
         }
+    }
+
+    private static Duration requirePositive(String name, Duration value) {
+        Objects.requireNonNull(value, name + " must not be null");
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, got " + value);
+        }
+        return value;
+    }
+
+    private static Duration requireNotNegative(String name, Duration value) {
+        Objects.requireNonNull(value, name + " must not be null");
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, got " + value);
+        }
+        return value;
     }
 
     /** @return a builder with ThingsBoard's defaults: throughput 5, one scheduler thread, 10 init attempts */
@@ -91,6 +118,36 @@ public final class TbActorSystemSettings {
         return contextPropagator;
     }
 
+    /** @return a {@code process} call longer than this is logged (rate-limited) and counted; null when not checked */
+    public Duration getSlowProcessingThreshold() {
+        return slowProcessingThreshold;
+    }
+
+    /** @return restarts allowed within {@link #getRestartWindow()} before a restarting actor is stopped instead */
+    public int getMaxRestarts() {
+        return maxRestarts;
+    }
+
+    /** @return the window in which restarts are counted */
+    public Duration getRestartWindow() {
+        return restartWindow;
+    }
+
+    /** @return delay before the first restart within a window; each further one waits twice as long */
+    public Duration getRestartBackoff() {
+        return restartBackoff;
+    }
+
+    /** @return how often idle actors are looked for; an idle actor stops within its timeout plus one tick */
+    public Duration getPassivationTick() {
+        return passivationTick;
+    }
+
+    /** @return at most one line per this interval for each rate-limited warning (dead letters, slow processing); the others are counted and summed in the next line */
+    public Duration getRateLimitedLogInterval() {
+        return rateLimitedLogInterval;
+    }
+
     @Override
     public String toString() {
         return "TbActorSystemSettings{actorThroughput=" + actorThroughput + ", schedulerPoolSize=" + schedulerPoolSize
@@ -106,8 +163,50 @@ public final class TbActorSystemSettings {
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private boolean recordWaitTime;
         private TbMessageContextPropagator contextPropagator;
+        private Duration slowProcessingThreshold;
+        private int maxRestarts = 3;
+        private Duration restartWindow = Duration.ofMinutes(1);
+        private Duration restartBackoff = Duration.ofMillis(100);
+        private Duration passivationTick = Duration.ofSeconds(1);
+        private Duration rateLimitedLogInterval = Duration.ofSeconds(10);
 
         private Builder() {
+        }
+
+        /** @param value log and count {@code process} calls longer than this; null (the default) turns it off @return this */
+        public Builder slowProcessingThreshold(Duration value) {
+            this.slowProcessingThreshold = value;
+            return this;
+        }
+
+        /** @param value restarts allowed within the restart window, at least 0 (default 3) @return this */
+        public Builder maxRestarts(int value) {
+            this.maxRestarts = value;
+            return this;
+        }
+
+        /** @param value window in which restarts are counted, positive (default 1 minute) @return this */
+        public Builder restartWindow(Duration value) {
+            this.restartWindow = value;
+            return this;
+        }
+
+        /** @param value delay before the first restart in a window, doubled for each further one (default 100 ms) @return this */
+        public Builder restartBackoff(Duration value) {
+            this.restartBackoff = value;
+            return this;
+        }
+
+        /** @param value how often idle actors are looked for, positive (default 1 second) @return this */
+        public Builder passivationTick(Duration value) {
+            this.passivationTick = value;
+            return this;
+        }
+
+        /** @param value at most one line per interval for each rate-limited warning, positive (default 10 seconds) @return this */
+        public Builder rateLimitedLogInterval(Duration value) {
+            this.rateLimitedLogInterval = value;
+            return this;
         }
 
         /** @param value messages per turn, at least 1 @return this */
@@ -151,8 +250,7 @@ public final class TbActorSystemSettings {
 
         /** @return validated settings @throws IllegalArgumentException naming the bad value and what is allowed */
         public TbActorSystemSettings build() {
-            return new TbActorSystemSettings(actorThroughput, schedulerPoolSize, maxActorInitAttempts, shutdownTimeout,
-                    recordWaitTime, contextPropagator);
+            return new TbActorSystemSettings(this);
         }
     }
 }

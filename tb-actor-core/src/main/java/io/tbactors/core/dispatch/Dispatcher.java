@@ -1,5 +1,6 @@
 package io.tbactors.core.dispatch;
 
+import io.tbactors.api.TbMailboxBound;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -17,6 +18,7 @@ public final class Dispatcher {
     private final int poolSize;
     private final LongAdder completedTurns = new LongAdder();
     private final AtomicInteger actors = new AtomicInteger();
+    private volatile TbMailboxBound mailboxBound;
 
     /**
      * @param name the dispatcher's name
@@ -49,6 +51,16 @@ public final class Dispatcher {
     /** @return the configured number of threads, 0 when unbounded */
     public int getPoolSize() {
         return poolSize;
+    }
+
+    /** @return the bound given to the mailboxes of actors created on this dispatcher, or null for unbounded */
+    public TbMailboxBound getMailboxBound() {
+        return mailboxBound;
+    }
+
+    /** @param bound the bound for actors created from now on, null for unbounded */
+    public void setMailboxBound(TbMailboxBound bound) {
+        this.mailboxBound = bound;
     }
 
     /** @param task an actor turn to run */

@@ -68,4 +68,32 @@ public interface TbActorSystemListener {
      */
     default void onMessageNotProcessed(TbActorId target, TbActorMsg msg, TbActorStopReason reason, boolean afterSystemStop) {
     }
+
+    /**
+     * A {@code process} call took longer than the configured slow-processing threshold.
+     *
+     * @param dispatcher the actor's dispatcher
+     * @param actorType the actor's type
+     * @param processNanos how long it took
+     */
+    default void onSlowProcessing(String dispatcher, String actorType, long processNanos) {
+    }
+
+    /**
+     * An actor was restarted after a failure ({@code ProcessFailureStrategy.restart()}).
+     *
+     * @param dispatcher its dispatcher
+     * @param actorType its type
+     */
+    default void onActorRestarted(String dispatcher, String actorType) {
+    }
+
+    /**
+     * A {@code tryTell} was refused because the bounded mailbox was full; the message stayed with its sender.
+     *
+     * @param dispatcher the actor's dispatcher
+     * @param actorType the actor's type
+     */
+    default void onTryTellRefused(String dispatcher, String actorType) {
+    }
 }

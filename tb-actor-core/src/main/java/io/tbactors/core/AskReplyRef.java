@@ -1,0 +1,53 @@
+package io.tbactors.core;
+
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorStoppedException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The reply-to reference of one {@code ask}: telling it completes the request's future. It is not registered in
+ * the actor system, so nothing is left behind when the request completes or times out.
+ */
+final class AskReplyRef<R extends TbActorMsg> implements TbActorRef, MailboxExtras.StopWatcher {
+
+    private final TbActorId id;
+    private final CompletableFuture<R> future;
+
+    AskReplyRef(TbActorId id, CompletableFuture<R> future) {
+        this.id = id;
+        this.future = future;
+    }
+
+    @Override
+    public TbActorId getActorId() {
+        return id;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void tell(TbActorMsg actorMsg) {
+        if (!future.complete((R) actorMsg) && actorMsg != null) {
+            // a second or late reply: nobody waits for it any more
+            actorMsg.onTbActorStopped(TbActorStopReason.STOPPED);
+        }
+    }
+
+    @Override
+    public void tellWithHighPriority(TbActorMsg actorMsg) {
+        tell(actorMsg);
+    }
+
+    @Override
+    public void onTargetStopped(TbActorId target, TbActorStopReason reason) {
+        future.completeExceptionally(new TbActorStoppedException(target, reason,
+                "Actor [" + target + "] stopped (" + reason + ") before replying"));
+    }
+
+    @Override
+    public String toString() {
+        return "AskReplyRef{" + id + '}';
+    }
+}
