@@ -143,7 +143,10 @@ public final class TbActorSystemSettings {
         return passivationTick;
     }
 
-    /** @return at most one line per this interval for each rate-limited warning (dead letters, slow processing); the others are counted and summed in the next line */
+    /**
+     * @return at most one line per this interval for each rate-limited warning (dead letters, slow processing);
+     *     the others are counted and summed in the next line
+     */
     public Duration getRateLimitedLogInterval() {
         return rateLimitedLogInterval;
     }
