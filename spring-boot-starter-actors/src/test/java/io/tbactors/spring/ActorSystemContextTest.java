@@ -1,0 +1,140 @@
+package io.tbactors.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.core.dispatch.DispatcherKind;
+import io.tbactors.spring.TestActors.DeviceMsg;
+import io.tbactors.spring.TestActors.Outcomes;
+import io.tbactors.spring.TestActors.RouterCreator;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.support.GenericApplicationContext;
+
+class ActorSystemContextTest {
+
+    private final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
+    private final GenericApplicationContext applicationContext = new GenericApplicationContext();
+
+    ActorSystemContextTest() {
+        system.createDispatcher("default", DispatcherKind.SINGLE, 1);
+    }
+
+    @AfterEach
+    void stopSystem() {
+        system.stop(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aTellBeforeTheRootIsCreatedExplainsWhenItWillBe() {
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, new RouterCreator());
+
+        assertThat(context.hasRootActor()).isTrue();
+        assertThat(context.getRootActor()).isNull();
+        assertThatThrownBy(() -> context.tell(new DeviceMsg("d", new Outcomes())))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not created yet").hasMessageContaining("ApplicationReadyEvent");
+    }
+
+    @Test
+    void creatingTheRootTwiceKeepsTheFirst() {
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, new RouterCreator());
+        context.createRootActor("default");
+        var first = context.getRootActor();
+        context.createRootActor("default");
+
+        assertThat(context.getRootActor()).isSameAs(first);
+        assertThat(system.getActorCount()).isEqualTo(1);
+    }
+
+    @Test
+    void onceShutdownBeginsEveryTellIsToldStoppedAndCountedEvenWhenTheCallbackThrows() {
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, new RouterCreator());
+        context.createRootActor("default");
+        context.stopAcceptingMessages();
+        Outcomes outcomes = new Outcomes();
+
+        context.tell(new DeviceMsg("d", outcomes));
+        context.tellWithHighPriority(new DeviceMsg("d", outcomes));
+        context.tell(new TbActorMsg() {
+            @Override
+            public void onTbActorStopped(TbActorStopReason reason) {
+                throw new IllegalStateException("callback failed");
+            }
+        });
+
+        assertThat(context.isAcceptingMessages()).isFalse();
+        assertThat(outcomes.stopped).hasValue(2);
+        assertThat(context.getRejectedMessageCount()).isEqualTo(3);
+    }
+
+    @Test
+    void prototypeBeansAreLookedUpAgainEachTime() {
+        applicationContext.registerBean("sb", StringBuilder.class, () -> new StringBuilder(),
+                definition -> definition.setScope(BeanDefinition.SCOPE_PROTOTYPE));
+        applicationContext.refresh();
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, null);
+
+        assertThat(context.getBean(StringBuilder.class)).isNotSameAs(context.getBean(StringBuilder.class));
+    }
+
+    @Test
+    void aShutdownThatTimesOutStillTellsEveryWaitingMessageStopped() throws InterruptedException {
+        CountDownLatch blocking = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        TbRootActorCreator stuckRoot = new TbRootActorCreator() {
+            @Override
+            public TbActorId createActorId() {
+                return new TbStringActorId("stuck");
+            }
+
+            @Override
+            public TbActor createActor() {
+                return new AbstractTbActor() {
+                    @Override
+                    public boolean process(TbActorMsg msg) {
+                        blocking.countDown();
+                        try {
+                            never.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
+                        return true;
+                    }
+                };
+            }
+        };
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, stuckRoot);
+        TbActorsProperties properties = new TbActorsProperties();
+        properties.setShutdownTimeout(Duration.ofMillis(200));
+        TbActorsLifecycle lifecycle = new TbActorsLifecycle(system, context, properties);
+        lifecycle.start();
+        Outcomes outcomes = new Outcomes();
+        context.tell(new DeviceMsg("d", outcomes));
+        blocking.await();
+        for (int i = 0; i < 20; i++) {
+            context.tell(new DeviceMsg("d", outcomes));
+        }
+
+        lifecycle.stop();
+
+        assertThat(lifecycle.isRunning()).isFalse();
+        assertThat(system.isRunning()).isFalse();
+        await().untilAsserted(() -> assertThat(outcomes.total()).isEqualTo(21));
+        assertThat(outcomes.stopped.get()).isGreaterThanOrEqualTo(20);
+        assertThat(lifecycle.getPhase()).isGreaterThan(Integer.MAX_VALUE - 1024);
+    }
+}

@@ -1,0 +1,83 @@
+package io.tbactors.spring.actuate;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbEntityActorId;
+import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.core.dispatch.DispatcherKind;
+import io.tbactors.spring.ActorSystemContext;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import org.springframework.context.support.StaticApplicationContext;
+
+/**
+ * An actor system with one actor whose first message blocks until released, so tests can build a backlog of a
+ * known size without timing.
+ */
+final class BlockingActorSystem implements AutoCloseable {
+
+    static final TbActorId BLOCKED = new TbEntityActorId("DEVICE", UUID.fromString("00000000-0000-0000-0000-000000000001"));
+    static final TbActorId IDLE = new TbStringActorId("tenant/acme");
+
+    final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
+    final ActorSystemContext context = new ActorSystemContext(system, new StaticApplicationContext(), null);
+    final CountDownLatch release = new CountDownLatch(1);
+    final CountDownLatch blocking = new CountDownLatch(1);
+    final TbActorRef blocked;
+
+    BlockingActorSystem() {
+        system.createDispatcher("main", DispatcherKind.FORK_JOIN, 2);
+        system.createDispatcher("side", DispatcherKind.SINGLE, 1);
+        blocked = system.createRootActor("main", creator(BLOCKED, new BlockingActor()));
+        system.createRootActor("side", creator(IDLE, new BlockingActor()));
+    }
+
+    /** Blocks the actor in its first message and queues {@code waiting} more behind it. */
+    void buildBacklog(int waiting) throws InterruptedException {
+        blocked.tell(new TbActorMsg() { });
+        blocking.await();
+        for (int i = 0; i < waiting; i++) {
+            blocked.tell(new TbActorMsg() { });
+        }
+    }
+
+    @Override
+    public void close() {
+        release.countDown();
+        system.stop(Duration.ofSeconds(5));
+    }
+
+    private static TbActorCreator creator(TbActorId id, TbActor actor) {
+        return new TbActorCreator() {
+            @Override
+            public TbActorId createActorId() {
+                return id;
+            }
+
+            @Override
+            public TbActor createActor() {
+                return actor;
+            }
+        };
+    }
+
+    private final class BlockingActor extends AbstractTbActor {
+        @Override
+        public boolean process(TbActorMsg msg) {
+            blocking.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }
+    }
+}
