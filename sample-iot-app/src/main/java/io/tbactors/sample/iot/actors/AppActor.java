@@ -1,0 +1,42 @@
+package io.tbactors.sample.iot.actors;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.sample.iot.actors.msg.TenantAwareMsg;
+
+/**
+ * The root actor: routes each message to its tenant's actor, creating it on first use.
+ */
+public class AppActor extends AbstractTbActor {
+
+    private final IotActorServices services;
+
+    /** @param services the services handed to the tenant actors */
+    public AppActor(IotActorServices services) {
+        this.services = services;
+    }
+
+    @Override
+    public boolean process(TbActorMsg msg) {
+        if (msg instanceof TenantAwareMsg tenantMsg) {
+            TbActorRef tenant;
+            try {
+                tenant = ctx.getOrCreateChildActor(IotActorIds.tenant(tenantMsg.tenantId()), () -> IotDispatchers.TENANT,
+                        () -> new TenantActor.Creator(services, tenantMsg.tenantId()));
+            } catch (IllegalStateException stopping) {
+                // the actor system refuses new actors while it stops: the message will never be processed
+                tenantMsg.onTbActorStopped(TbActorStopReason.STOPPED);
+                return true;
+            }
+            if (tenantMsg.highPriority()) {
+                tenant.tellWithHighPriority(tenantMsg);
+            } else {
+                tenant.tell(tenantMsg);
+            }
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,112 @@
+package io.tbactors.sample.iot.actors;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.InitFailureStrategy;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorCtx;
+import io.tbactors.api.TbActorException;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.rule.TbMsgTracker;
+import io.tbactors.sample.iot.telemetry.TsEntry;
+
+/**
+ * A device's actor. It turns the device's posts into rule-engine messages, in the order they arrive, and stamps
+ * readings that carry no time with a server time that strictly increases per device: two posts in the same
+ * millisecond never overwrite each other, and the history keeps their order.
+ */
+public class DeviceActor extends AbstractTbActor {
+
+    private static final int MAX_INIT_ATTEMPTS = 3;
+
+    private final IotActorServices services;
+    private final UUID tenantId;
+    private final UUID deviceId;
+    private Map<String, String> deviceMetadata;
+    private long lastServerTs;
+
+    DeviceActor(IotActorServices services, UUID tenantId, UUID deviceId) {
+        this.services = services;
+        this.tenantId = tenantId;
+        this.deviceId = deviceId;
+    }
+
+    @Override
+    public void init(TbActorCtx ctx) throws TbActorException {
+        super.init(ctx);
+        Device device = services.getDeviceService().findById(deviceId)
+                .orElseThrow(() -> new TbActorException("Device " + deviceId + " does not exist", null));
+        deviceMetadata = Map.of("deviceName", device.name(), "deviceType", device.type());
+    }
+
+    @Override
+    public InitFailureStrategy onInitFailure(int attempt, Throwable t) {
+        // a deleted device never comes back; a database hiccup might: retry briefly, then give up
+        return attempt < MAX_INIT_ATTEMPTS ? InitFailureStrategy.retryWithDelay(100L * attempt) : InitFailureStrategy.stop();
+    }
+
+    @Override
+    public boolean process(TbActorMsg msg) {
+        if (msg instanceof DeviceDataMsg data) {
+            for (TsEntry entry : data.entries()) {
+                long ts = entry.ts() != null ? entry.ts() : nextServerTs();
+                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, entry.values(), metadata(ts),
+                        new TbMsgTracker(services.getStats()));
+                ctx.getParentRef().tell(new ToRuleEngineMsg(tbMsg));
+            }
+            services.getStats().deviceAccepted();
+            data.accepted().complete(null);
+            return true;
+        }
+        return false;
+    }
+
+    private long nextServerTs() {
+        lastServerTs = Math.max(System.currentTimeMillis(), lastServerTs + 1);
+        return lastServerTs;
+    }
+
+    private Map<String, String> metadata(long ts) {
+        return Map.of("deviceName", deviceMetadata.get("deviceName"), "deviceType", deviceMetadata.get("deviceType"),
+                "ts", Long.toString(ts));
+    }
+
+    // message ids need uniqueness, not secrecy: skip SecureRandom's cost and contention on the hot path
+    private static UUID randomId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return new UUID((random.nextLong() & ~0xF000L) | 0x4000L, (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
+    }
+
+    /** Makes a device actor. */
+    static final class Creator implements TbActorCreator {
+
+        private final IotActorServices services;
+        private final UUID tenantId;
+        private final UUID deviceId;
+
+        Creator(IotActorServices services, UUID tenantId, UUID deviceId) {
+            this.services = services;
+            this.tenantId = tenantId;
+            this.deviceId = deviceId;
+        }
+
+        @Override
+        public TbActorId createActorId() {
+            return IotActorIds.device(deviceId);
+        }
+
+        @Override
+        public TbActor createActor() {
+            return new DeviceActor(services, tenantId, deviceId);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.tbactors.sample.iot.actors;
+
+import java.util.List;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.ProcessFailureStrategy;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorCtx;
+import io.tbactors.api.TbActorException;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.sample.iot.actors.msg.RetireRuleNodeMsg;
+import io.tbactors.sample.iot.actors.msg.RuleNodeInputMsg;
+import io.tbactors.sample.iot.actors.msg.RuleNodeOutputMsg;
+import io.tbactors.sample.iot.rule.RuleNodeDefinition;
+import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.rule.node.Relations;
+import io.tbactors.sample.iot.rule.node.RuleNode;
+import io.tbactors.sample.iot.rule.node.RuleNodeResult;
+import lombok.extern.slf4j.Slf4j;
+
+/**
+ * A rule node's actor: runs its node on each message, one at a time, and reports the result to the chain actor.
+ * A node that throws sends the message on {@code Failure}, with the error in metadata {@code error}; the actor
+ * goes on with the next message.
+ */
+@Slf4j
+public class RuleNodeActor extends AbstractTbActor {
+
+    private final IotActorServices services;
+    private final TbActorId id;
+    private final RuleNodeDefinition definition;
+    private RuleNode node;
+
+    RuleNodeActor(IotActorServices services, TbActorId id, RuleNodeDefinition definition) {
+        this.services = services;
+        this.id = id;
+        this.definition = definition;
+    }
+
+    @Override
+    public void init(TbActorCtx ctx) throws TbActorException {
+        super.init(ctx);
+        try {
+            node = services.getRuleNodeFactory().create(definition);
+        } catch (RuntimeException e) {
+            throw new TbActorException("Cannot create rule node " + id, e);
+        }
+    }
+
+    @Override
+    public boolean process(TbActorMsg msg) {
+        if (msg instanceof RuleNodeInputMsg input) {
+            RuleNodeResult result = run(input.msg());
+            ctx.getParentRef().tell(new RuleNodeOutputMsg(definition.id(), result.msg(), result.relations()));
+            return true;
+        }
+        if (msg instanceof RetireRuleNodeMsg) {
+            ctx.stop(ctx.getSelf());
+            return true;
+        }
+        return false;
+    }
+
+    private RuleNodeResult run(TbMsg msg) {
+        try {
+            RuleNodeResult result = node.onMsg(msg);
+            return result != null ? result : new RuleNodeResult(msg, List.of());
+        } catch (Exception | StackOverflowError e) {
+            services.getStats().nodeFailure();
+            if (log.isDebugEnabled()) {
+                log.debug("[{}] node failed on message {}", id, msg.id(), e);
+            }
+            String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            return RuleNodeResult.of(msg.withMetadata("error", error), Relations.FAILURE);
+        }
+    }
+
+    @Override
+    public ProcessFailureStrategy onProcessFailure(TbActorMsg msg, Throwable t) {
+        return ProcessFailureStrategy.resume();
+    }
+
+    /** Makes a rule node actor. */
+    static final class Creator implements TbActorCreator {
+
+        private final IotActorServices services;
+        private final TbActorId id;
+        private final RuleNodeDefinition definition;
+
+        Creator(IotActorServices services, TbActorId id, RuleNodeDefinition definition) {
+            this.services = services;
+            this.id = id;
+            this.definition = definition;
+        }
+
+        @Override
+        public TbActorId createActorId() {
+            return id;
+        }
+
+        @Override
+        public TbActor createActor() {
+            return new RuleNodeActor(services, id, definition);
+        }
+    }
+}

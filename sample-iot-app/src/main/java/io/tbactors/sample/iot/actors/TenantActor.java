@@ -1,0 +1,126 @@
+package io.tbactors.sample.iot.actors;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorCtx;
+import io.tbactors.api.TbActorException;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
+import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
+import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.rule.RuleChain;
+import lombok.extern.slf4j.Slf4j;
+
+/**
+ * A tenant's actor: parent of its device actors (made on a device's first message) and of its rule chain actors
+ * (made at start, one per stored chain). Device actors' rule-engine messages pass through it to the root chain.
+ */
+@Slf4j
+public class TenantActor extends AbstractTbActor {
+
+    private final IotActorServices services;
+    private final UUID tenantId;
+    private final Map<UUID, TbActorRef> ruleChains = new HashMap<>();
+    private TbActorRef rootChain;
+
+    TenantActor(IotActorServices services, UUID tenantId) {
+        this.services = services;
+        this.tenantId = tenantId;
+    }
+
+    @Override
+    public void init(TbActorCtx ctx) throws TbActorException {
+        super.init(ctx);
+        try {
+            for (RuleChain chain : services.getRuleChainService().findByTenant(tenantId)) {
+                startRuleChain(chain);
+            }
+        } catch (RuntimeException e) {
+            throw new TbActorException("Cannot load the rule chains of tenant " + tenantId, e);
+        }
+        log.info("Tenant actor {} started with {} rule chain(s)", tenantId, ruleChains.size());
+    }
+
+    @Override
+    public boolean process(TbActorMsg msg) {
+        if (msg instanceof DeviceDataMsg deviceMsg) {
+            deviceActor(deviceMsg).ifPresent(device -> device.tell(deviceMsg));
+        } else if (msg instanceof ToRuleEngineMsg toRuleEngine) {
+            if (rootChain != null) {
+                rootChain.tell(toRuleEngine);
+            } else {
+                log.warn("Tenant {} has no root rule chain: message {} is not processed", tenantId, toRuleEngine.msg().id());
+                toRuleEngine.msg().tracker().routed(0);
+            }
+        } else if (msg instanceof RuleChainUpdatedMsg updated) {
+            onRuleChainUpdated(updated);
+        } else if (msg instanceof DeviceDeletedMsg deleted) {
+            ctx.stop(IotActorIds.device(deleted.deviceId()));
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private Optional<TbActorRef> deviceActor(DeviceDataMsg msg) {
+        try {
+            return Optional.of(ctx.getOrCreateChildActor(IotActorIds.device(msg.deviceId()), () -> IotDispatchers.DEVICE,
+                    () -> new DeviceActor.Creator(services, tenantId, msg.deviceId())));
+        } catch (IllegalStateException stopping) {
+            msg.onTbActorStopped(TbActorStopReason.STOPPED);
+            return Optional.empty();
+        }
+    }
+
+    private void onRuleChainUpdated(RuleChainUpdatedMsg msg) {
+        TbActorRef existing = ruleChains.get(msg.ruleChainId());
+        if (existing != null) {
+            existing.tellWithHighPriority(msg);
+            return;
+        }
+        // a new chain: its actor loads the current version in init
+        services.getRuleChainService().findById(msg.ruleChainId()).ifPresent(this::startRuleChain);
+    }
+
+    private void startRuleChain(RuleChain chain) {
+        TbActorId id = IotActorIds.ruleChain(chain.id());
+        TbActorRef ref = ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
+                () -> new RuleChainActor.Creator(services, tenantId, chain.id()));
+        ruleChains.put(chain.id(), ref);
+        if (chain.root()) {
+            rootChain = ref;
+        }
+    }
+
+    /** Makes a tenant actor. */
+    static final class Creator implements TbActorCreator {
+
+        private final IotActorServices services;
+        private final UUID tenantId;
+
+        Creator(IotActorServices services, UUID tenantId) {
+            this.services = services;
+            this.tenantId = tenantId;
+        }
+
+        @Override
+        public TbActorId createActorId() {
+            return IotActorIds.tenant(tenantId);
+        }
+
+        @Override
+        public TbActor createActor() {
+            return new TenantActor(services, tenantId);
+        }
+    }
+}

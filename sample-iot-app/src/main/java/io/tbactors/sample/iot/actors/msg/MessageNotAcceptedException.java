@@ -1,0 +1,25 @@
+package io.tbactors.sample.iot.actors.msg;
+
+import io.tbactors.api.TbActorStopReason;
+
+/**
+ * A device message will not be processed: an actor on its way stopped (the application is shutting down, or
+ * the device's actor could not start).
+ */
+public class MessageNotAcceptedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final TbActorStopReason reason;
+
+    /** @param reason why the actor stopped */
+    public MessageNotAcceptedException(TbActorStopReason reason) {
+        super("The message was not accepted: its actor stopped (" + reason + ")");
+        this.reason = reason;
+    }
+
+    /** @return why the actor stopped */
+    public TbActorStopReason getReason() {
+        return reason;
+    }
+}

@@ -1,0 +1,108 @@
+package io.tbactors.sample.iot.config;
+
+import java.time.Duration;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import lombok.Getter;
+import lombok.Setter;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the sample application, under {@code sample.*}.
+ */
+@Getter
+@Setter
+@Validated
+@ConfigurationProperties(prefix = "sample")
+public class SampleProperties {
+
+    /** Credentials of the management API and of the protected actuator endpoints. */
+    @Valid
+    private final Admin admin = new Admin();
+
+    /** Device-facing HTTP API. */
+    @Valid
+    private final DeviceApi deviceApi = new DeviceApi();
+
+    /** Rule engine. */
+    @Valid
+    private final RuleEngine ruleEngine = new RuleEngine();
+
+    /** Built-in device simulator. */
+    @Valid
+    private final Simulator simulator = new Simulator();
+
+    /** Management credentials. */
+    @Getter
+    @Setter
+    public static class Admin {
+
+        /** User name for HTTP basic authentication of the management API. */
+        @NotBlank
+        private String username = "admin";
+
+        /** Password for HTTP basic authentication of the management API; change it outside a demo. */
+        @NotBlank
+        private String password = "admin";
+    }
+
+    /** Device API settings. */
+    @Getter
+    @Setter
+    public static class DeviceApi {
+
+        /** Largest accepted request body; larger ones get 413 (ThingsBoard's MQTT payload limit by default). */
+        @NotNull
+        private DataSize maxPayloadSize = DataSize.ofKilobytes(64);
+
+        /** Longest wait for the actor system to accept a message before the request gets 503. */
+        @NotNull
+        private Duration replyTimeout = Duration.ofSeconds(10);
+    }
+
+    /** Rule engine settings. */
+    @Getter
+    @Setter
+    public static class RuleEngine {
+
+        /** Temperature above which the default root rule chain raises an alarm; used when that chain is first created. */
+        private double temperatureThreshold = 30.0;
+    }
+
+    /** Simulator settings. */
+    @Getter
+    @Setter
+    public static class Simulator {
+
+        /** Whether the simulator posts telemetry for simulated devices through the device API. */
+        private boolean enabled = false;
+
+        /** Number of simulated devices (created on first start, reused afterwards). */
+        @Min(1)
+        private int devices = 10;
+
+        /** Time between two readings of one device. */
+        @NotNull
+        private Duration interval = Duration.ofSeconds(1);
+
+        /** Share of readings above the alarm threshold, from 0 to 1. */
+        @DecimalMin("0.0")
+        @DecimalMax("1.0")
+        private double alarmShare = 0.05;
+
+        /** Time between two status lines in the log. */
+        @NotNull
+        private Duration statusInterval = Duration.ofSeconds(5);
+
+        /** Most requests in flight at once; readings due while that many are pending are skipped and counted. */
+        @Min(1)
+        private int maxInFlight = 256;
+    }
+}

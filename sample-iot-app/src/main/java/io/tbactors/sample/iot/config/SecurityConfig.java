@@ -1,0 +1,104 @@
+package io.tbactors.sample.iot.config;
+
+import java.io.IOException;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.SecurityFilterChain;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.tbactors.sample.iot.web.ProblemResponses;
+
+/**
+ * Two filter chains: the device API ({@code /api/v1/**}) authenticates by access token in the path, so Spring
+ * Security lets it through untouched; everything else needs HTTP basic credentials
+ * ({@code sample.admin.username}/{@code password}), except {@code /actuator/health} and {@code /actuator/info}.
+ * Stateless, no CSRF (no browser session), 401 as a JSON problem detail.
+ */
+@Configuration(proxyBeanMethods = false)
+public class SecurityConfig {
+
+    /**
+     * @param http the builder
+     * @return the device API's chain: no authentication here
+     * @throws Exception when building fails
+     */
+    @Bean
+    @Order(1)
+    public SecurityFilterChain deviceApiSecurity(HttpSecurity http) throws Exception {
+        return http.securityMatcher("/api/v1/**")
+                .authorizeHttpRequests(auth -> auth.anyRequest().permitAll())
+                .csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(AbstractHttpConfigurer::disable)
+                .securityContext(AbstractHttpConfigurer::disable)
+                .anonymous(AbstractHttpConfigurer::disable)
+                .build();
+    }
+
+    /**
+     * @param http the builder
+     * @param entryPoint answers 401
+     * @return the management chain: basic authentication
+     * @throws Exception when building fails
+     */
+    @Bean
+    @Order(2)
+    public SecurityFilterChain managementSecurity(HttpSecurity http, AuthenticationEntryPoint entryPoint) throws Exception {
+        return http.authorizeHttpRequests(auth -> auth
+                        .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info", "/error").permitAll()
+                        .anyRequest().authenticated())
+                .httpBasic(basic -> basic.authenticationEntryPoint(entryPoint))
+                .exceptionHandling(handling -> handling.authenticationEntryPoint(entryPoint))
+                .csrf(AbstractHttpConfigurer::disable)
+                .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(AbstractHttpConfigurer::disable)
+                .build();
+    }
+
+    /**
+     * @param jsonMapper writes the body
+     * @return an entry point that answers 401 with a problem detail and a basic-auth challenge
+     */
+    @Bean
+    public AuthenticationEntryPoint jsonAuthenticationEntryPoint(JsonMapper jsonMapper) {
+        return (HttpServletRequest request, HttpServletResponse response, AuthenticationException e) -> writeUnauthorized(
+                jsonMapper, request, response);
+    }
+
+    private static void writeUnauthorized(JsonMapper jsonMapper, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        response.setStatus(HttpStatus.UNAUTHORIZED.value());
+        response.setHeader("WWW-Authenticate", "Basic realm=\"tb-actors-sample\"");
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        jsonMapper.writeValue(response.getOutputStream(), ProblemResponses.problem(HttpStatus.UNAUTHORIZED,
+                "Missing or wrong credentials: use HTTP basic authentication with sample.admin.username and password",
+                request.getRequestURI()));
+    }
+
+    /**
+     * @param properties the credentials
+     * @return the one management user
+     */
+    @Bean
+    public UserDetailsService managementUsers(SampleProperties properties) {
+        // {noop}: a demo credential from configuration; hashing it on every request would only cost time
+        return new InMemoryUserDetailsManager(User.withUsername(properties.getAdmin().getUsername())
+                .password("{noop}" + properties.getAdmin().getPassword())
+                .roles("ADMIN")
+                .build());
+    }
+}

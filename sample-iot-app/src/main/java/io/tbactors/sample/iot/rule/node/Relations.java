@@ -1,0 +1,31 @@
+package io.tbactors.sample.iot.rule.node;
+
+/**
+ * Relation names the built-in nodes use.
+ */
+public final class Relations {
+
+    /** The node did its work. */
+    public static final String SUCCESS = "Success";
+    /** The node threw; its message carries the error in metadata {@code error}. */
+    public static final String FAILURE = "Failure";
+    /** A filter's condition held. */
+    public static final String TRUE = "True";
+    /** A filter's (or alarm node's) condition did not hold. */
+    public static final String FALSE = "False";
+    /** An alarm was created. */
+    public static final String CREATED = "Created";
+    /** The alarm was already active; it was updated, not duplicated. */
+    public static final String UPDATED = "Updated";
+    /** An active alarm was cleared. */
+    public static final String CLEARED = "Cleared";
+    /** The message-type switch saw telemetry. */
+    public static final String POST_TELEMETRY = "Post telemetry";
+    /** The message-type switch saw attributes. */
+    public static final String POST_ATTRIBUTES = "Post attributes";
+    /** The message-type switch saw another type. */
+    public static final String OTHER = "Other";
+
+    private Relations() {
+    }
+}

@@ -1,0 +1,105 @@
+package io.tbactors.sample.iot.stats;
+
+import java.util.concurrent.atomic.LongAdder;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.tbactors.api.TbActorStopReason;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.stereotype.Component;
+
+/**
+ * Message counters of the application, also published as meters {@code sample.iot.device.messages} (tag
+ * {@code result}) and {@code sample.iot.rule.engine.messages} (tag {@code outcome}).
+ */
+@Slf4j
+@Component
+public class IotStats implements MeterBinder {
+
+    private final LongAdder deviceAccepted = new LongAdder();
+    private final LongAdder deviceRejected = new LongAdder();
+    private final LongAdder processed = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder lost = new LongAdder();
+    private final LongAdder nodeFailures = new LongAdder();
+
+    /** A device message was accepted by its device actor (the request gets 200). */
+    public void deviceAccepted() {
+        deviceAccepted.increment();
+    }
+
+    /** A device message was refused: the actor system stopped or did not answer in time (the request gets 503). */
+    public void deviceRejected() {
+        deviceRejected.increment();
+    }
+
+    /** A message went through its rule chain. */
+    public void ruleEngineProcessed() {
+        processed.increment();
+    }
+
+    /** A message went through its rule chain, but a node failed with no {@code Failure} connection. */
+    public void ruleEngineFailed() {
+        failed.increment();
+    }
+
+    /**
+     * A message in the rule engine was dropped by a stopping actor.
+     *
+     * @param reason why the actor stopped
+     */
+    public void ruleEngineLost(TbActorStopReason reason) {
+        lost.increment();
+        log.warn("A rule engine message was dropped: its actor stopped ({})", reason);
+    }
+
+    /** A rule node threw while processing; the message went on along {@code Failure}. */
+    public void nodeFailure() {
+        nodeFailures.increment();
+    }
+
+    /** @return device messages accepted so far */
+    public long getDeviceAccepted() {
+        return deviceAccepted.sum();
+    }
+
+    /** @return device messages refused so far */
+    public long getDeviceRejected() {
+        return deviceRejected.sum();
+    }
+
+    /** @return rule engine messages processed so far */
+    public long getProcessed() {
+        return processed.sum();
+    }
+
+    /** @return rule engine messages that failed so far */
+    public long getFailed() {
+        return failed.sum();
+    }
+
+    /** @return rule engine messages lost so far */
+    public long getLost() {
+        return lost.sum();
+    }
+
+    /** @return rule node failures so far */
+    public long getNodeFailures() {
+        return nodeFailures.sum();
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        counter(registry, "sample.iot.device.messages", "result", "accepted", deviceAccepted, "Device API messages by result");
+        counter(registry, "sample.iot.device.messages", "result", "rejected", deviceRejected, "Device API messages by result");
+        counter(registry, "sample.iot.rule.engine.messages", "outcome", "processed", processed, "Rule engine messages by outcome");
+        counter(registry, "sample.iot.rule.engine.messages", "outcome", "failed", failed, "Rule engine messages by outcome");
+        counter(registry, "sample.iot.rule.engine.messages", "outcome", "lost", lost, "Rule engine messages by outcome");
+        counter(registry, "sample.iot.rule.node.failures", "node", "any", nodeFailures, "Rule node failures routed on Failure");
+    }
+
+    private static void counter(MeterRegistry registry, String name, String tag, String value, LongAdder adder, String description) {
+        FunctionCounter.builder(name, adder, LongAdder::sum).tag(tag, value).description(description).register(registry);
+    }
+}

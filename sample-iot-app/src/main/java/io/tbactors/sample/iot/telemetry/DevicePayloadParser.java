@@ -1,0 +1,142 @@
+package io.tbactors.sample.iot.telemetry;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.tbactors.sample.iot.web.ApiException;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the device API's bodies in ThingsBoard's shapes: telemetry as {@code {"k": v}}, {@code {"ts": ms,
+ * "values": {...}}} or an array of those; attributes as {@code {"k": v}}. Values may be numbers, booleans,
+ * strings, JSON objects or arrays. Anything else is a 400 whose message says what and where.
+ */
+@Component
+public class DevicePayloadParser {
+
+    /** Longest key accepted, the column's size. */
+    public static final int MAX_KEY_LENGTH = 255;
+
+    private final JsonMapper jsonMapper;
+
+    /** @param jsonMapper parses the bodies */
+    public DevicePayloadParser(JsonMapper jsonMapper) {
+        this.jsonMapper = jsonMapper;
+    }
+
+    /**
+     * @param body the request body
+     * @return one entry per posted time, in the posted order
+     * @throws ApiException 400 for an empty, malformed or wrongly shaped body
+     */
+    public List<TsEntry> parseTelemetry(byte[] body) {
+        JsonNode root = readTree(body);
+        if (root.isArray()) {
+            if (root.isEmpty()) {
+                throw badRequest("Telemetry array is empty");
+            }
+            List<TsEntry> entries = new ArrayList<>(root.size());
+            for (int i = 0; i < root.size(); i++) {
+                entries.add(parseTsEntry(root.get(i), "[" + i + "]"));
+            }
+            return entries;
+        }
+        return List.of(parseTsEntry(root, ""));
+    }
+
+    /**
+     * @param body the request body
+     * @return key to normalized value, in the posted order
+     * @throws ApiException 400 for an empty, malformed or wrongly shaped body
+     */
+    public Map<String, Object> parseAttributes(byte[] body) {
+        return parseValues(readTree(body), "");
+    }
+
+    private TsEntry parseTsEntry(JsonNode node, String path) {
+        if (node.isObject() && node.has("ts") && node.has("values")) {
+            JsonNode ts = node.get("ts");
+            if (!ts.isIntegralNumber() || !ts.canConvertToLong() || ts.longValue() < 0) {
+                throw badRequest(where(path, "ts") + " must be a non-negative integer of epoch milliseconds, got " + ts);
+            }
+            return new TsEntry(ts.longValue(), parseValues(node.get("values"), join(path, "values")));
+        }
+        return new TsEntry(null, parseValues(node, path));
+    }
+
+    private Map<String, Object> parseValues(JsonNode node, String path) {
+        if (!node.isObject()) {
+            throw badRequest((path.isEmpty() ? "Body" : path) + " must be a JSON object of key-value pairs, got "
+                    + node.getNodeType().name().toLowerCase());
+        }
+        if (node.isEmpty()) {
+            throw badRequest((path.isEmpty() ? "Body" : path) + " has no key-value pairs");
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            String key = field.getKey();
+            if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
+                throw badRequest(where(path, key) + ": keys must be 1 to " + MAX_KEY_LENGTH + " characters and not blank");
+            }
+            values.put(key, toValue(field.getValue(), where(path, key)));
+        }
+        return Collections.unmodifiableMap(values);
+    }
+
+    private Object toValue(JsonNode value, String path) {
+        if (value.isBoolean()) {
+            return value.booleanValue();
+        }
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        if (value.isNumber()) {
+            return value.doubleValue();
+        }
+        if (value.isString()) {
+            return value.stringValue();
+        }
+        if (value.isObject() || value.isArray()) {
+            return jsonMapper.treeToValue(value, Object.class);
+        }
+        throw badRequest(path + " must be a number, boolean, string or JSON object, got " + value.getNodeType().name().toLowerCase());
+    }
+
+    private JsonNode readTree(byte[] body) {
+        if (body.length == 0 || new String(body, StandardCharsets.UTF_8).isBlank()) {
+            throw badRequest("Request body is empty");
+        }
+        try {
+            JsonNode root = jsonMapper.readTree(body);
+            if (root == null || root.isMissingNode()) {
+                throw badRequest("Request body is empty");
+            }
+            return root;
+        } catch (JacksonException e) {
+            TokenStreamLocation location = e.getLocation();
+            String at = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+            throw badRequest("Malformed JSON" + at + ": " + e.getOriginalMessage());
+        }
+    }
+
+    private static String where(String path, String key) {
+        return join(path, "'" + key + "'");
+    }
+
+    private static String join(String path, String child) {
+        return path.isEmpty() ? child : path + "." + child;
+    }
+
+    private static ApiException badRequest(String message) {
+        return new ApiException(HttpStatus.BAD_REQUEST, message);
+    }
+}
