@@ -7,6 +7,7 @@ import io.tbactors.core.dispatch.Dispatchers;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.thread.Threading;
 import org.springframework.core.env.Environment;
@@ -49,7 +50,7 @@ final class TbActorSystemFactory {
      */
     static DefaultTbActorSystem create(TbActorSystemSettings settings, TbActorsProperties properties,
                                        TbActorSystemListener listener, Environment environment) {
-        Map<String, TbActorsProperties.Dispatcher> dispatchers = properties.getEffectiveDispatchers();
+        Map<String, TbActorsProperties.Dispatcher> dispatchers = effectiveDispatchers(properties);
         for (Map.Entry<String, TbActorsProperties.Dispatcher> entry : dispatchers.entrySet()) {
             resolveKind(entry.getKey(), entry.getValue(), environment);
             if (entry.getValue().getPoolSize() < 0) {
@@ -74,6 +75,16 @@ final class TbActorSystemFactory {
             throw e;
         }
         return system;
+    }
+
+    /** @return the configured dispatchers, after the built-in {@code default} one when it is not configured */
+    static Map<String, TbActorsProperties.Dispatcher> effectiveDispatchers(TbActorsProperties properties) {
+        Map<String, TbActorsProperties.Dispatcher> effective = new LinkedHashMap<>();
+        if (!properties.getDispatchers().containsKey(TbActorsProperties.DEFAULT_DISPATCHER)) {
+            effective.put(TbActorsProperties.DEFAULT_DISPATCHER, new TbActorsProperties.Dispatcher());
+        }
+        effective.putAll(properties.getDispatchers());
+        return effective;
     }
 
     static DispatcherKind resolveKind(String name, TbActorsProperties.Dispatcher dispatcher, Environment environment) {

@@ -116,19 +116,6 @@ public class TbActorsProperties {
         return tracing;
     }
 
-    /**
-     * @return the configured dispatchers plus the built-in {@code default} one when it is not configured, in
-     *     configuration order
-     */
-    public Map<String, Dispatcher> getEffectiveDispatchers() {
-        Map<String, Dispatcher> effective = new LinkedHashMap<>();
-        if (!dispatchers.containsKey(DEFAULT_DISPATCHER)) {
-            effective.put(DEFAULT_DISPATCHER, new Dispatcher());
-        }
-        effective.putAll(dispatchers);
-        return effective;
-    }
-
     /** How threads are provided to a dispatcher's actors. */
     public enum DispatcherType {
 

@@ -1,0 +1,72 @@
+package io.tbactors.spring.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbStringActorId;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class TbActorsMetricsListenerTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @Test
+    void processingFailuresAndTimesAreCountedPerDispatcherAndActorType() {
+        TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, false);
+
+        listener.onMessageProcessed("d", "DeviceActor", -1, 2_000_000, false);
+        listener.onMessageProcessed("d", "DeviceActor", -1, 4_000_000, true);
+        listener.onMessageProcessed("e", "DeviceActor", -1, 1_000_000, false);
+
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "d", "actor.type", "DeviceActor")
+                .counter().count()).isEqualTo(2.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_FAILED).tags("dispatcher", "d").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "d").timer()
+                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "e").counter().count()).isEqualTo(1.0);
+        assertThat(registry.find(TbActorsMeterNames.MESSAGES_WAIT).timer()).as("wait times are off").isNull();
+    }
+
+    @Test
+    void waitTimesAreRecordedWhenOn() {
+        TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, true);
+
+        listener.onMessageProcessed("d", "DeviceActor", 3_000_000, 1, false);
+
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_WAIT).timer().totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3.0);
+    }
+
+    @Test
+    void actorsAliveFollowCreationAndDestruction() {
+        TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, false);
+
+        listener.onActorCreated("d", "DeviceActor");
+        listener.onActorCreated("d", "DeviceActor");
+        listener.onActorDestroyed("d", "DeviceActor", TbActorStopReason.STOPPED);
+
+        assertThat(registry.get(TbActorsMeterNames.ACTORS_ALIVE).tags("dispatcher", "d", "actor.type", "DeviceActor")
+                .gauge().value()).isEqualTo(1.0);
+    }
+
+    @Test
+    void initFailuresAndUnprocessedMessagesAreCountedWithoutActorIds() {
+        TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, false);
+        TbStringActorId id = new TbStringActorId("device-42");
+
+        listener.onInitFailure(id, "d", "DeviceActor", 1, new IllegalStateException("db down"));
+        listener.onMessageNotProcessed(id, new TbActorMsg() { }, TbActorStopReason.INIT_FAILED, false);
+        listener.onMessageNotProcessed(id, new TbActorMsg() { }, TbActorStopReason.STOPPED, true);
+        listener.onMessageNotProcessed(id, new TbActorMsg() { }, TbActorStopReason.STOPPED, true);
+
+        assertThat(registry.get(TbActorsMeterNames.INIT_FAILURES).tags("actor.type", "DeviceActor").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_NOT_PROCESSED).tag("reason", "INIT_FAILED").counter().count())
+                .isEqualTo(1.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_NOT_PROCESSED).tag("reason", "STOPPED").counter().count())
+                .isEqualTo(2.0);
+        assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
+                .noneSatisfy(tag -> assertThat(tag.getValue()).contains("device-42")));
+    }
+}
