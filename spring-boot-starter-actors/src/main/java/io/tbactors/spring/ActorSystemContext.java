@@ -5,12 +5,15 @@ import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorSystem;
 import io.tbactors.core.DefaultTbActorSystem;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import lombok.extern.slf4j.Slf4j;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
 
 /**
@@ -25,7 +28,9 @@ public class ActorSystemContext {
 
     private final DefaultTbActorSystem actorSystem;
     private final ApplicationContext applicationContext;
-    private final TbRootActorCreator rootActorCreator;
+    private final Supplier<TbRootActorCreator> rootActorDeclaration;
+    private volatile TbRootActorCreator rootActorCreator;
+    private volatile boolean rootActorResolved;
     private final Map<Class<?>, Object> singletonBeans = new ConcurrentHashMap<>();
     private final LongAdder rejectedMessages = new LongAdder();
     private volatile TbActorRef rootActor;
@@ -38,9 +43,50 @@ public class ActorSystemContext {
      */
     public ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
                               TbRootActorCreator rootActorCreator) {
+        this(actorSystem, applicationContext, () -> rootActorCreator);
+    }
+
+    /**
+     * Looks the root actor's declaration up only when it is first needed, so that the declaring bean may itself
+     * depend on this context.
+     *
+     * @param actorSystem the actor system
+     * @param applicationContext the application's context, for {@link #getBean(Class)}
+     * @param rootActorCreators the application's root actor declarations: none, or exactly one
+     */
+    public ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
+                              ObjectProvider<TbRootActorCreator> rootActorCreators) {
+        this(actorSystem, applicationContext, () -> single(rootActorCreators, applicationContext));
+    }
+
+    private ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
+                               Supplier<TbRootActorCreator> rootActorDeclaration) {
         this.actorSystem = Objects.requireNonNull(actorSystem, "actorSystem must not be null");
         this.applicationContext = Objects.requireNonNull(applicationContext, "applicationContext must not be null");
-        this.rootActorCreator = rootActorCreator;
+        this.rootActorDeclaration = rootActorDeclaration;
+    }
+
+    private static TbRootActorCreator single(ObjectProvider<TbRootActorCreator> rootActorCreators,
+                                             ApplicationContext applicationContext) {
+        List<TbRootActorCreator> roots = rootActorCreators.orderedStream().toList();
+        if (roots.size() > 1) {
+            throw new IllegalStateException("Found " + roots.size() + " root actor declarations "
+                    + List.of(applicationContext.getBeanNamesForType(TbRootActorCreator.class))
+                    + ": declare exactly one bean of type " + TbRootActorCreator.class.getName());
+        }
+        return roots.isEmpty() ? null : roots.get(0);
+    }
+
+    private TbRootActorCreator rootActorCreator() {
+        if (!rootActorResolved) {
+            synchronized (this) {
+                if (!rootActorResolved) {
+                    rootActorCreator = rootActorDeclaration.get();
+                    rootActorResolved = true;
+                }
+            }
+        }
+        return rootActorCreator;
     }
 
     /**
@@ -63,27 +109,51 @@ public class ActorSystemContext {
         deliver(msg, true);
     }
 
+    /**
+     * Tells the root actor a message unless its mailbox is bounded and full, or the application is shutting down;
+     * then the message stays with the caller (its {@code onTbActorStopped} is not called), so a producer can slow
+     * down or answer "busy".
+     *
+     * @param msg the message, normal priority
+     * @return whether the message was accepted
+     * @throws IllegalStateException when the application declares no root actor, or before it is created
+     */
+    public boolean tryTell(TbActorMsg msg) {
+        Objects.requireNonNull(msg, "msg must not be null");
+        requireRootDeclared();
+        return isAcceptingMessages() && requireRootCreated().tryTell(msg);
+    }
+
     private void deliver(TbActorMsg msg, boolean highPriority) {
         Objects.requireNonNull(msg, "msg must not be null");
-        if (rootActorCreator == null) {
-            throw new IllegalStateException("No root actor is declared: define one bean of type "
-                    + TbRootActorCreator.class.getName() + " to have a root actor, or tell actors through the "
-                    + "TbActorSystem bean directly");
-        }
+        requireRootDeclared();
         if (!isAcceptingMessages()) {
             reject(msg);
             return;
         }
-        TbActorRef root = rootActor;
-        if (root == null) {
-            throw new IllegalStateException("The root actor is not created yet: it is created when the application "
-                    + "context starts; tell it from an ApplicationReadyEvent listener or later");
-        }
+        TbActorRef root = requireRootCreated();
         if (highPriority) {
             root.tellWithHighPriority(msg);
         } else {
             root.tell(msg);
         }
+    }
+
+    private void requireRootDeclared() {
+        if (rootActorCreator() == null) {
+            throw new IllegalStateException("No root actor is declared: define one bean of type "
+                    + TbRootActorCreator.class.getName() + " to have a root actor, or tell actors through the "
+                    + "TbActorSystem bean directly");
+        }
+    }
+
+    private TbActorRef requireRootCreated() {
+        TbActorRef root = rootActor;
+        if (root == null) {
+            throw new IllegalStateException("The root actor is not created yet: it is created when the application "
+                    + "context starts; tell it from an ApplicationReadyEvent listener or later");
+        }
+        return root;
     }
 
     private void reject(TbActorMsg msg) {
@@ -139,7 +209,7 @@ public class ActorSystemContext {
 
     /** @return whether the application declares a root actor (a {@link TbRootActorCreator} bean) */
     public boolean hasRootActor() {
-        return rootActorCreator != null;
+        return rootActorCreator() != null;
     }
 
     /** @return the root actor, or null when none is declared or it is not created yet */
@@ -162,16 +232,17 @@ public class ActorSystemContext {
      *
      * @param defaultDispatcher the dispatcher to use when the declaration names none
      */
-    void createRootActor(String defaultDispatcher) {
-        if (rootActorCreator == null || rootActor != null) {
+    synchronized void createRootActor(String defaultDispatcher) {
+        TbRootActorCreator creator = rootActorCreator();
+        if (creator == null || rootActor != null) {
             return;
         }
-        String dispatcher = rootActorCreator.getDispatcherName() != null ? rootActorCreator.getDispatcherName() : defaultDispatcher;
+        String dispatcher = creator.getDispatcherName() != null ? creator.getDispatcherName() : defaultDispatcher;
         if (actorSystem.getDispatcher(dispatcher).isEmpty()) {
             throw new IllegalStateException("The root actor's dispatcher '" + dispatcher + "' does not exist; configure it "
                     + "under tb.actors.dispatchers." + dispatcher + " or name an existing one");
         }
-        rootActor = actorSystem.createRootActor(dispatcher, rootActorCreator);
+        rootActor = actorSystem.createRootActor(dispatcher, creator);
         log.info("Root actor {} created on dispatcher '{}'", rootActor.getActorId(), dispatcher);
     }
 

@@ -60,4 +60,25 @@ final class CompositeTbActorSystemListener implements TbActorSystemListener {
             listener.onMessageNotProcessed(target, msg, reason, afterSystemStop);
         }
     }
+
+    @Override
+    public void onSlowProcessing(String dispatcher, String actorType, long processNanos) {
+        for (TbActorSystemListener listener : listeners) {
+            listener.onSlowProcessing(dispatcher, actorType, processNanos);
+        }
+    }
+
+    @Override
+    public void onActorRestarted(String dispatcher, String actorType) {
+        for (TbActorSystemListener listener : listeners) {
+            listener.onActorRestarted(dispatcher, actorType);
+        }
+    }
+
+    @Override
+    public void onTryTellRefused(String dispatcher, String actorType) {
+        for (TbActorSystemListener listener : listeners) {
+            listener.onTryTellRefused(dispatcher, actorType);
+        }
+    }
 }

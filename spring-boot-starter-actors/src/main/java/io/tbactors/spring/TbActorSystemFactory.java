@@ -1,5 +1,6 @@
 package io.tbactors.spring;
 
+import io.tbactors.api.TbMailboxBound;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.DispatcherKind;
@@ -27,9 +28,20 @@ final class TbActorSystemFactory {
         requireAtLeastOne("throughput", properties.getThroughput());
         requireAtLeastOne("scheduler-pool-size", properties.getSchedulerPoolSize());
         requireAtLeastOne("max-actor-init-attempts", properties.getMaxActorInitAttempts());
-        Duration timeout = properties.getShutdownTimeout();
-        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new InvalidTbActorsPropertyException(property("shutdown-timeout"), timeout, "a positive duration, such as 10s");
+        Duration timeout = requirePositive("shutdown-timeout", properties.getShutdownTimeout());
+        Duration slow = properties.getSlowProcessingThreshold();
+        if (slow != null) {
+            requirePositive("slow-processing-threshold", slow);
+        }
+        TbActorsProperties.Restart restart = properties.getRestart();
+        if (restart.getMaxRestarts() < 0) {
+            throw new InvalidTbActorsPropertyException(property("restart.max-restarts"), restart.getMaxRestarts(),
+                    "0 (never restart) or more");
+        }
+        requirePositive("restart.window", restart.getWindow());
+        if (restart.getBackoff() == null || restart.getBackoff().isNegative()) {
+            throw new InvalidTbActorsPropertyException(property("restart.backoff"), restart.getBackoff(),
+                    "a duration of 0 or more, such as 100ms");
         }
         if (properties.getTracing().isEnabled() && contextPropagator == null) {
             throw new InvalidTbActorsPropertyException(property("tracing.enabled"), true,
@@ -42,6 +54,10 @@ final class TbActorSystemFactory {
                 .shutdownTimeout(timeout)
                 .recordWaitTime(properties.getMetrics().isWaitTime())
                 .contextPropagator(contextPropagator)
+                .slowProcessingThreshold(slow)
+                .maxRestarts(restart.getMaxRestarts())
+                .restartWindow(restart.getWindow())
+                .restartBackoff(restart.getBackoff())
                 .build();
     }
 
@@ -57,6 +73,10 @@ final class TbActorSystemFactory {
                 throw new InvalidTbActorsPropertyException(dispatcherProperty(entry.getKey(), "pool-size"),
                         entry.getValue().getPoolSize(), "0 (half the available processors) or a positive number of threads");
             }
+            if (entry.getValue().getMailboxBound() < 0) {
+                throw new InvalidTbActorsPropertyException(dispatcherProperty(entry.getKey(), "mailbox-bound"),
+                        entry.getValue().getMailboxBound(), "0 (unbounded) or a positive number of messages");
+            }
         }
         String root = properties.getRootDispatcher();
         if (root == null || !dispatchers.containsKey(root)) {
@@ -69,6 +89,10 @@ final class TbActorSystemFactory {
                 TbActorsProperties.Dispatcher dispatcher = entry.getValue();
                 system.createDispatcher(entry.getKey(), resolveKind(entry.getKey(), dispatcher, environment),
                         effectivePoolSize(dispatcher.getPoolSize()));
+                TbMailboxBound bound = mailboxBound(dispatcher);
+                if (bound != null) {
+                    system.setMailboxBound(entry.getKey(), bound);
+                }
             }
         } catch (RuntimeException e) {
             system.stop(Duration.ofSeconds(1));
@@ -108,8 +132,24 @@ final class TbActorSystemFactory {
         };
     }
 
+    private static TbMailboxBound mailboxBound(TbActorsProperties.Dispatcher dispatcher) {
+        if (dispatcher.getMailboxBound() == 0) {
+            return null;
+        }
+        return dispatcher.getOverflowPolicy() == TbActorsProperties.OverflowPolicy.DROP_OLDEST
+                ? TbMailboxBound.dropOldest(dispatcher.getMailboxBound())
+                : TbMailboxBound.rejectNewest(dispatcher.getMailboxBound());
+    }
+
     static int effectivePoolSize(int configured) {
         return configured > 0 ? configured : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
+    private static Duration requirePositive(String name, Duration value) {
+        if (value == null || value.isZero() || value.isNegative()) {
+            throw new InvalidTbActorsPropertyException(property(name), value, "a positive duration, such as 10s");
+        }
+        return value;
     }
 
     private static void requireAtLeastOne(String name, int value) {

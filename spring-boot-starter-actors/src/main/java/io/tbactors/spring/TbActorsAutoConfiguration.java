@@ -59,13 +59,7 @@ public class TbActorsAutoConfiguration {
     @ConditionalOnMissingBean
     ActorSystemContext actorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
                                           ObjectProvider<TbRootActorCreator> rootActorCreators) {
-        List<TbRootActorCreator> roots = rootActorCreators.orderedStream().toList();
-        if (roots.size() > 1) {
-            throw new IllegalStateException("Found " + roots.size() + " root actor declarations "
-                    + List.of(applicationContext.getBeanNamesForType(TbRootActorCreator.class))
-                    + ": declare exactly one bean of type " + TbRootActorCreator.class.getName());
-        }
-        return new ActorSystemContext(actorSystem, applicationContext, roots.isEmpty() ? null : roots.get(0));
+        return new ActorSystemContext(actorSystem, applicationContext, rootActorCreators);
     }
 
     @Bean

@@ -36,11 +36,16 @@ public class TbActorsProperties {
     /** Dispatcher of the root actor, when its declaration names none; must be a configured dispatcher. */
     private String rootDispatcher = DEFAULT_DISPATCHER;
 
+    /** Processing time above which a message is logged (rate-limited) and counted as slow; unset turns it off. */
+    private Duration slowProcessingThreshold;
+
     /**
      * Dispatchers by name, created when the application starts. A dispatcher named 'default' is added with
      * type 'auto' unless configured here.
      */
     private Map<String, Dispatcher> dispatchers = new LinkedHashMap<>();
+
+    private final Restart restart = new Restart();
 
     private final Health health = new Health();
 
@@ -96,6 +101,18 @@ public class TbActorsProperties {
         this.rootDispatcher = rootDispatcher;
     }
 
+    public Duration getSlowProcessingThreshold() {
+        return slowProcessingThreshold;
+    }
+
+    public void setSlowProcessingThreshold(Duration slowProcessingThreshold) {
+        this.slowProcessingThreshold = slowProcessingThreshold;
+    }
+
+    public Restart getRestart() {
+        return restart;
+    }
+
     public Map<String, Dispatcher> getDispatchers() {
         return dispatchers;
     }
@@ -114,6 +131,16 @@ public class TbActorsProperties {
 
     public Tracing getTracing() {
         return tracing;
+    }
+
+    /** What a full bounded mailbox does with one more normal-priority message. */
+    public enum OverflowPolicy {
+
+        /** Refuse the new message: it is told MAILBOX_FULL, and tryTell returns false. */
+        REJECT_NEWEST,
+
+        /** Accept the new message and tell the oldest waiting one DROPPED_OLDEST. */
+        DROP_OLDEST
     }
 
     /** How threads are provided to a dispatcher's actors. */
@@ -141,6 +168,12 @@ public class TbActorsProperties {
         /** Threads of a fork-join pool; 0 means half the available processors, at least 1. */
         private int poolSize;
 
+        /** Normal-priority messages each actor of this dispatcher may hold; 0 means unbounded. */
+        private int mailboxBound;
+
+        /** What a full mailbox does with one more message: reject-newest or drop-oldest. */
+        private OverflowPolicy overflowPolicy = OverflowPolicy.REJECT_NEWEST;
+
         public DispatcherType getType() {
             return type;
         }
@@ -155,6 +188,59 @@ public class TbActorsProperties {
 
         public void setPoolSize(int poolSize) {
             this.poolSize = poolSize;
+        }
+
+        public int getMailboxBound() {
+            return mailboxBound;
+        }
+
+        public void setMailboxBound(int mailboxBound) {
+            this.mailboxBound = mailboxBound;
+        }
+
+        public OverflowPolicy getOverflowPolicy() {
+            return overflowPolicy;
+        }
+
+        public void setOverflowPolicy(OverflowPolicy overflowPolicy) {
+            this.overflowPolicy = overflowPolicy;
+        }
+    }
+
+    /** Restarts of actors whose failure strategy is restart. */
+    public static class Restart {
+
+        /** Restarts allowed within the window before the actor is stopped instead; at least 0. */
+        private int maxRestarts = 3;
+
+        /** Window in which restarts are counted. */
+        private Duration window = Duration.ofMinutes(1);
+
+        /** Delay before the first restart in a window, doubled for each further one. */
+        private Duration backoff = Duration.ofMillis(100);
+
+        public int getMaxRestarts() {
+            return maxRestarts;
+        }
+
+        public void setMaxRestarts(int maxRestarts) {
+            this.maxRestarts = maxRestarts;
+        }
+
+        public Duration getWindow() {
+            return window;
+        }
+
+        public void setWindow(Duration window) {
+            this.window = window;
+        }
+
+        public Duration getBackoff() {
+            return backoff;
+        }
+
+        public void setBackoff(Duration backoff) {
+            this.backoff = backoff;
         }
     }
 

@@ -9,6 +9,7 @@ import io.tbactors.api.TbActor;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbMailboxBound;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
@@ -81,11 +82,60 @@ class ActorSystemContextTest {
     }
 
     @Test
+    void tryTellLeavesTheMessageWithTheCallerWhenTheRootsMailboxIsFullOrShutdownBegan() throws InterruptedException {
+        CountDownLatch blocking = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        system.setMailboxBound("default", TbMailboxBound.rejectNewest(1));
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, rootThat(() -> {
+            blocking.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        context.createRootActor("default");
+        Outcomes outcomes = new Outcomes();
+
+        assertThat(context.tryTell(new DeviceMsg("d", outcomes))).isTrue();
+        blocking.await();
+        assertThat(context.tryTell(new DeviceMsg("d", outcomes))).as("fills the bound of one").isTrue();
+        assertThat(context.tryTell(new DeviceMsg("d", outcomes))).as("mailbox full").isFalse();
+        context.stopAcceptingMessages();
+        assertThat(context.tryTell(new DeviceMsg("d", outcomes))).as("shutting down").isFalse();
+        release.countDown();
+
+        await().untilAsserted(() -> assertThat(outcomes.processed).hasValue(2));
+        assertThat(outcomes.stopped).as("refused messages stay with the caller").hasValue(0);
+    }
+
+    private static TbRootActorCreator rootThat(Runnable onMessage) {
+        return new TbRootActorCreator() {
+            @Override
+            public TbActorId createActorId() {
+                return new TbStringActorId("root");
+            }
+
+            @Override
+            public TbActor createActor() {
+                return new AbstractTbActor() {
+                    @Override
+                    public boolean process(TbActorMsg msg) {
+                        onMessage.run();
+                        ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
+                        return true;
+                    }
+                };
+            }
+        };
+    }
+
+    @Test
     void prototypeBeansAreLookedUpAgainEachTime() {
         applicationContext.registerBean("sb", StringBuilder.class, () -> new StringBuilder(),
                 definition -> definition.setScope(BeanDefinition.SCOPE_PROTOTYPE));
         applicationContext.refresh();
-        ActorSystemContext context = new ActorSystemContext(system, applicationContext, null);
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, (TbRootActorCreator) null);
 
         assertThat(context.getBean(StringBuilder.class)).isNotSameAs(context.getBean(StringBuilder.class));
     }

@@ -36,6 +36,21 @@ class CompositeTbActorSystemListenerTest {
         }
 
         @Override
+        public void onSlowProcessing(String dispatcher, String actorType, long processNanos) {
+            events.add(name + ":slow " + actorType + " " + processNanos);
+        }
+
+        @Override
+        public void onActorRestarted(String dispatcher, String actorType) {
+            events.add(name + ":restarted " + actorType);
+        }
+
+        @Override
+        public void onTryTellRefused(String dispatcher, String actorType) {
+            events.add(name + ":refused " + actorType);
+        }
+
+        @Override
         public void onMessageNotProcessed(TbActorId target, TbActorMsg msg, TbActorStopReason reason, boolean afterSystemStop) {
             events.add(name + ":not-processed " + target + " " + reason + " " + afterSystemStop);
         }
@@ -60,6 +75,9 @@ class CompositeTbActorSystemListenerTest {
         composite.onMessageProcessed("d", "T", 1, 2, false);
         composite.onInitFailure(id, "d", "T", 3, new IllegalStateException("boom"));
         composite.onMessageNotProcessed(id, new TbActorMsg() { }, TbActorStopReason.INIT_FAILED, true);
+        composite.onSlowProcessing("d", "T", 9);
+        composite.onActorRestarted("d", "T");
+        composite.onTryTellRefused("d", "T");
         composite.onActorDestroyed("d", "T", TbActorStopReason.STOPPED);
 
         assertThat(events).containsExactly(
@@ -67,6 +85,9 @@ class CompositeTbActorSystemListenerTest {
                 "a:processed d T 1 2 false", "b:processed d T 1 2 false",
                 "a:init-failure x 3 boom", "b:init-failure x 3 boom",
                 "a:not-processed x INIT_FAILED true", "b:not-processed x INIT_FAILED true",
+                "a:slow T 9", "b:slow T 9",
+                "a:restarted T", "b:restarted T",
+                "a:refused T", "b:refused T",
                 "a:destroyed T STOPPED", "b:destroyed T STOPPED");
     }
 }

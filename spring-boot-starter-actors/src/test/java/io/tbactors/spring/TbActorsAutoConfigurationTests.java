@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.tbactors.api.TbActorSystem;
+import io.tbactors.api.TbMailboxBound;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.Dispatchers;
@@ -84,6 +85,44 @@ class TbActorsAutoConfigurationTests {
                     assertThat(settings.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(3));
                     assertThat(settings.isRecordWaitTime()).isTrue();
                 });
+    }
+
+    @Test
+    void slowProcessingAndRestartPropertiesReachTheActorSystemSettings() {
+        runner.withPropertyValues("tb.actors.slow-processing-threshold=250ms", "tb.actors.restart.max-restarts=5",
+                "tb.actors.restart.window=2m", "tb.actors.restart.backoff=0s").run(context -> {
+                    TbActorSystemSettings settings = context.getBean(DefaultTbActorSystem.class).getSettings();
+                    assertThat(settings.getSlowProcessingThreshold()).isEqualTo(Duration.ofMillis(250));
+                    assertThat(settings.getMaxRestarts()).isEqualTo(5);
+                    assertThat(settings.getRestartWindow()).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(settings.getRestartBackoff()).isZero();
+                });
+    }
+
+    @Test
+    void aDispatcherMailboxBoundAndOverflowPolicyApplyToItsActors() {
+        runner.withPropertyValues("tb.actors.dispatchers.devices.mailbox-bound=100",
+                "tb.actors.dispatchers.devices.overflow-policy=drop-oldest", "tb.actors.dispatchers.rules.mailbox-bound=5")
+                .run(context -> {
+                    DefaultTbActorSystem system = context.getBean(DefaultTbActorSystem.class);
+                    assertThat(system.getDispatcher("devices").orElseThrow().getMailboxBound())
+                            .isEqualTo(TbMailboxBound.dropOldest(100));
+                    assertThat(system.getDispatcher("rules").orElseThrow().getMailboxBound())
+                            .isEqualTo(TbMailboxBound.rejectNewest(5));
+                    assertThat(system.getDispatcher("default").orElseThrow().getMailboxBound()).isNull();
+                });
+    }
+
+    @Test
+    void aRootDeclarationMayItselfDependOnTheActorSystemContext() {
+        runner.withUserConfiguration(RootNeedingContextConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            assertThat(actors.hasRootActor()).isTrue();
+            Outcomes outcomes = new Outcomes();
+            assertThat(actors.tryTell(new DeviceMsg("d", outcomes))).isTrue();
+            await().untilAsserted(() -> assertThat(outcomes.processed).hasValue(1));
+        });
     }
 
     @Test
@@ -206,10 +245,19 @@ class TbActorsAutoConfigurationTests {
     }
 
     @Configuration(proxyBeanMethods = false)
+    static class RootNeedingContextConfiguration {
+        @Bean
+        TbRootActorCreator rootActor(ActorSystemContext actorSystemContext) {
+            assertThat(actorSystemContext.getActorSystem()).isNotNull();
+            return new RouterCreator();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
     static class OwnContextConfiguration {
         @Bean
         ActorSystemContext ownContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext) {
-            return new ActorSystemContext(actorSystem, applicationContext, null);
+            return new ActorSystemContext(actorSystem, applicationContext, (TbRootActorCreator) null);
         }
     }
 }

@@ -36,7 +36,13 @@ class TbActorsPropertiesValidationTests {
         "tb.actors.dispatchers.io.type; bogus; bogus; one of auto, fork-join, single, virtual",
         "tb.actors.throughput; many; many; a whole number",
         "tb.actors.shutdown-timeout; soon; soon; a duration, such as 10s",
-        "tb.actors.metrics.wait-time; maybe; maybe; true or false"
+        "tb.actors.metrics.wait-time; maybe; maybe; true or false",
+        "tb.actors.slow-processing-threshold; 0ms; PT0S; a positive duration",
+        "tb.actors.restart.max-restarts; -1; -1; 0 (never restart) or more",
+        "tb.actors.restart.window; 0s; PT0S; a positive duration",
+        "tb.actors.restart.backoff; -1ms; PT-0.001S; a duration of 0 or more",
+        "tb.actors.dispatchers.io.mailbox-bound; -1; -1; 0 (unbounded) or a positive number of messages",
+        "tb.actors.dispatchers.io.overflow-policy; drop-all; drop-all; one of reject-newest, drop-oldest"
     })
     void anInvalidPropertyFailsStartUpWithAnAnalysisNamingThePropertyAndWhatIsAllowed(String property, String value,
                                                                                        String shown, String allowed) {

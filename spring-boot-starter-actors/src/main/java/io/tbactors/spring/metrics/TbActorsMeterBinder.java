@@ -57,6 +57,10 @@ public class TbActorsMeterBinder implements MeterBinder {
         FunctionCounter.builder(TbActorsMeterNames.MESSAGES_TOLD_AFTER_STOP, this,
                         binder -> binder.actorSystem.getToldAfterStopCount() + binder.actorSystemContext.getRejectedMessageCount())
                 .description("Messages told after shutdown began; each was told STOPPED").register(registry);
+        FunctionCounter.builder(TbActorsMeterNames.DEAD_LETTERS, actorSystem, DefaultTbActorSystem::getDeadLetterCount)
+                .description("Messages to unknown or stopped actors, or refused or dropped by full mailboxes").register(registry);
+        FunctionCounter.builder(TbActorsMeterNames.PASSIVATED, actorSystem, DefaultTbActorSystem::getPassivatedCount)
+                .description("Actors stopped after being idle for their idle timeout").register(registry);
     }
 
     private synchronized double backlog(String dispatcher) {

@@ -30,6 +30,21 @@ public final class TbActorsMeterNames {
     /** Counter of failed actor init attempts, tags {@code dispatcher}, {@code actor.type}. */
     public static final String INIT_FAILURES = "tb.actors.init.failures";
 
+    /** Counter of messages slower than {@code tb.actors.slow-processing-threshold}, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String MESSAGES_SLOW = "tb.actors.messages.slow";
+
+    /** Counter of {@code tryTell} calls refused by a full mailbox, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String MESSAGES_REFUSED = "tb.actors.messages.refused";
+
+    /** Counter of actor restarts, tags {@code dispatcher}, {@code actor.type}. */
+    public static final String RESTARTS = "tb.actors.restarts";
+
+    /** Counter of dead letters (messages to unknown or stopped actors, refused or dropped by full mailboxes). */
+    public static final String DEAD_LETTERS = "tb.actors.dead.letters";
+
+    /** Counter of actors stopped for being idle. */
+    public static final String PASSIVATED = "tb.actors.passivated";
+
     /** Counter of actor turns a dispatcher has run, tag {@code dispatcher}. */
     public static final String DISPATCHER_TURNS = "tb.actors.dispatcher.turns";
 

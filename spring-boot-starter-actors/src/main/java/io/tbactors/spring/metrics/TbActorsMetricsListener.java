@@ -82,6 +82,21 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
         }
     }
 
+    @Override
+    public void onSlowProcessing(String dispatcher, String actorType, long processNanos) {
+        meters(dispatcher, actorType).slow.increment();
+    }
+
+    @Override
+    public void onActorRestarted(String dispatcher, String actorType) {
+        meters(dispatcher, actorType).restarts.increment();
+    }
+
+    @Override
+    public void onTryTellRefused(String dispatcher, String actorType) {
+        meters(dispatcher, actorType).refused.increment();
+    }
+
     private ActorTypeMeters meters(String dispatcher, String actorType) {
         ConcurrentMap<String, ActorTypeMeters> byType = meters.get(dispatcher);
         if (byType == null) {
@@ -99,6 +114,9 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
         final Counter processed;
         final Counter failed;
         final Counter initFailures;
+        final Counter slow;
+        final Counter restarts;
+        final Counter refused;
         final Timer processing;
         final Timer waiting;
         final AtomicInteger alive = new AtomicInteger();
@@ -110,6 +128,14 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
                     .description("Messages whose processing threw").tags(tags).register(registry);
             initFailures = Counter.builder(TbActorsMeterNames.INIT_FAILURES)
                     .description("Failed attempts to initialise an actor").tags(tags).register(registry);
+            slow = Counter.builder(TbActorsMeterNames.MESSAGES_SLOW)
+                    .description("Messages whose processing took longer than tb.actors.slow-processing-threshold")
+                    .tags(tags).register(registry);
+            restarts = Counter.builder(TbActorsMeterNames.RESTARTS)
+                    .description("Actors restarted after a failure").tags(tags).register(registry);
+            refused = Counter.builder(TbActorsMeterNames.MESSAGES_REFUSED)
+                    .description("tryTell calls refused by a full mailbox; the message stayed with its sender")
+                    .tags(tags).register(registry);
             processing = Timer.builder(TbActorsMeterNames.MESSAGES_PROCESSING)
                     .description("Time an actor took to process a message").tags(tags).register(registry);
             waiting = !waitTime ? null : Timer.builder(TbActorsMeterNames.MESSAGES_WAIT)

@@ -12,6 +12,7 @@ import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.spring.ActorSystemContext;
+import io.tbactors.spring.TbRootActorCreator;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -27,7 +28,7 @@ final class BlockingActorSystem implements AutoCloseable {
     static final TbActorId IDLE = new TbStringActorId("tenant/acme");
 
     final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
-    final ActorSystemContext context = new ActorSystemContext(system, new StaticApplicationContext(), null);
+    final ActorSystemContext context = new ActorSystemContext(system, new StaticApplicationContext(), (TbRootActorCreator) null);
     final CountDownLatch release = new CountDownLatch(1);
     final CountDownLatch blocking = new CountDownLatch(1);
     final TbActorRef blocked;

@@ -69,4 +69,18 @@ class TbActorsMetricsListenerTest {
         assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
                 .noneSatisfy(tag -> assertThat(tag.getValue()).contains("device-42")));
     }
+
+    @Test
+    void slowMessagesRestartsAndRefusedTellsAreCountedPerDispatcherAndActorType() {
+        TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, false);
+
+        listener.onSlowProcessing("d", "RuleNodeActor", 5_000_000_000L);
+        listener.onActorRestarted("d", "RuleNodeActor");
+        listener.onActorRestarted("d", "RuleNodeActor");
+        listener.onTryTellRefused("d", "DeviceActor");
+
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_SLOW).tag("actor.type", "RuleNodeActor").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get(TbActorsMeterNames.RESTARTS).tag("actor.type", "RuleNodeActor").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_REFUSED).tag("actor.type", "DeviceActor").counter().count()).isEqualTo(1.0);
+    }
 }
