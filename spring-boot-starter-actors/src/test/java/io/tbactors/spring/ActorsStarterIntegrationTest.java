@@ -110,10 +110,12 @@ class ActorsStarterIntegrationTest {
         assertThat(overview.read("$.rootActor", String.class)).isEqualTo("router");
         assertThat(overview.read("$.byType.DeviceActor", Integer.class)).isEqualTo(DEVICES);
         assertThat(overview.read("$.byDispatcher.default.RouterActor", Integer.class)).isEqualTo(1);
-        DocumentContext device = getJson("/actuator/actors/DEVICE-d3");
+        DocumentContext device = getJson("/actuator/actors/" + TestActors.deviceId("d3").toString().replace("|", "%7C"));
+        assertThat(device.read("$.entityType", String.class)).isEqualTo("DEVICE");
         assertThat(device.read("$.dispatcher", String.class)).isEqualTo("devices");
         assertThat(device.read("$.parent", String.class)).isEqualTo("router");
-        assertThat(get("/actuator/actors/DEVICE-unknown").statusCode()).isEqualTo(404);
+        assertThat(get("/actuator/actors/" + TestActors.deviceId("unknown").toString().replace("|", "%7C")).statusCode())
+                .isEqualTo(404);
     }
 
     @Test

@@ -117,7 +117,7 @@ class TbActorsObservabilityAutoConfigurationTests {
                     assertThat(registry.get("tb.actors.executor.parallelism").tags("dispatcher", "default", "name", "default")
                             .gauge().value()).isEqualTo(2.0);
                     assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())
-                            .noneSatisfy(tag -> assertThat(tag.getValue()).startsWith("DEVICE-")));
+                            .noneSatisfy(tag -> assertThat(tag.getValue()).startsWith("DEVICE|")));
                 });
     }
 

@@ -5,7 +5,10 @@ import io.tbactors.api.TbActor;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbEntityActorId;
 import io.tbactors.api.TbStringActorId;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A root actor that routes each message to a device actor, and the messages of the starter's tests. */
@@ -14,6 +17,11 @@ final class TestActors {
     static final String DEVICE = "DEVICE";
 
     private TestActors() {
+    }
+
+    /** @return the id of a device's actor, printed {@code DEVICE|<uuid>} */
+    static TbActorId deviceId(String device) {
+        return new TbEntityActorId(DEVICE, UUID.nameUUIDFromBytes(device.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Counts what became of a batch of messages: processed, or told why not. */
@@ -79,7 +87,7 @@ final class TestActors {
         @Override
         public boolean process(TbActorMsg msg) {
             if (msg instanceof DeviceMsg deviceMsg) {
-                TbActorId id = new TbStringActorId(DEVICE + "-" + deviceMsg.device());
+                TbActorId id = deviceId(deviceMsg.device());
                 ctx.getOrCreateChildActor(id, () -> deviceDispatcher, () -> new io.tbactors.api.TbActorCreator() {
                     @Override
                     public TbActorId createActorId() {
