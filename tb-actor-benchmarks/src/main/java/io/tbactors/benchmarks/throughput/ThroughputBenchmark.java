@@ -1,0 +1,83 @@
+package io.tbactors.benchmarks.throughput;
+
+import io.tbactors.benchmarks.support.Completion;
+import io.tbactors.benchmarks.support.Impl;
+import io.tbactors.benchmarks.support.Runtimes;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Time to push one round of messages through and see all of them processed. Each sample is one round of
+ * {@code actors x messagesPerActor} messages (a million in every shape); the report turns the median round time
+ * into messages per second.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx6g", "-XX:+UseG1GC"})
+public class ThroughputBenchmark {
+
+    /** Actors x messages per actor per round. */
+    @Param({"1x1000000", "10x100000", "1000x1000", "100000x10"})
+    public String shape;
+
+    /** Producer threads telling concurrently. */
+    @Param({"1", "2"})
+    public int producers;
+
+    /** Which implementation: ours, Pekko, or the bare-queue limit. */
+    @Param({Impl.TB, Impl.PEKKO, Impl.LIMIT})
+    public String impl;
+
+    private Shape workload;
+    private Completion completion;
+    private ThroughputTarget target;
+    private Producers producerThreads;
+
+    /** Creates the actors and the producer threads. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        workload = Shape.parse(shape);
+        completion = new Completion();
+        target = switch (impl) {
+            case Impl.TB -> new TbThroughputTarget(workload, completion);
+            case Impl.PEKKO -> new PekkoThroughputTarget(workload, completion);
+            case Impl.LIMIT -> new BareQueueThroughputTarget(workload, completion, Runtimes.dispatcherThreads());
+            default -> throw Impl.unknown(impl);
+        };
+        producerThreads = new Producers(producers);
+    }
+
+    /** One round: every actor receives its share, and the round ends when the last actor counted its last one. */
+    @Benchmark
+    public void pushAndProcessAll() {
+        completion.arm(workload.actors());
+        producerThreads.startRound(target, workload);
+        completion.await(producerThreads::failures);
+    }
+
+    /** Stops the producers and the actors. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        if (producerThreads != null) {
+            producerThreads.close();
+        }
+        if (target != null) {
+            target.close();
+        }
+    }
+}
