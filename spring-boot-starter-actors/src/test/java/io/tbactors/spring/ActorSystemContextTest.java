@@ -1,16 +1,14 @@
 package io.tbactors.spring;
 
+import static io.tbactors.spring.TestActors.awaitInActor;
+import static io.tbactors.spring.TestActors.rootThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.tbactors.api.AbstractTbActor;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbMailboxBound;
-import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.DispatcherKind;
@@ -86,13 +84,10 @@ class ActorSystemContextTest {
         CountDownLatch blocking = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         system.setMailboxBound("default", TbMailboxBound.rejectNewest(1));
-        ActorSystemContext context = new ActorSystemContext(system, applicationContext, rootThat(() -> {
+        ActorSystemContext context = new ActorSystemContext(system, applicationContext, rootThat(msg -> {
             blocking.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            awaitInActor(release);
+            ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
         }));
         context.createRootActor("default");
         Outcomes outcomes = new Outcomes();
@@ -109,27 +104,6 @@ class ActorSystemContextTest {
         assertThat(outcomes.stopped).as("refused messages stay with the caller").hasValue(0);
     }
 
-    private static TbRootActorCreator rootThat(Runnable onMessage) {
-        return new TbRootActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return new TbStringActorId("root");
-            }
-
-            @Override
-            public TbActor createActor() {
-                return new AbstractTbActor() {
-                    @Override
-                    public boolean process(TbActorMsg msg) {
-                        onMessage.run();
-                        ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
-                        return true;
-                    }
-                };
-            }
-        };
-    }
-
     @Test
     void prototypeBeansAreLookedUpAgainEachTime() {
         applicationContext.registerBean("sb", StringBuilder.class, () -> new StringBuilder(),
@@ -144,29 +118,11 @@ class ActorSystemContextTest {
     void aShutdownThatTimesOutStillTellsEveryWaitingMessageStopped() throws InterruptedException {
         CountDownLatch blocking = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
-        TbRootActorCreator stuckRoot = new TbRootActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return new TbStringActorId("stuck");
-            }
-
-            @Override
-            public TbActor createActor() {
-                return new AbstractTbActor() {
-                    @Override
-                    public boolean process(TbActorMsg msg) {
-                        blocking.countDown();
-                        try {
-                            never.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
-                        return true;
-                    }
-                };
-            }
-        };
+        TbRootActorCreator stuckRoot = rootThat(msg -> {
+            blocking.countDown();
+            awaitInActor(never);
+            ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
+        });
         ActorSystemContext context = new ActorSystemContext(system, applicationContext, stuckRoot);
         TbActorsProperties properties = new TbActorsProperties();
         properties.setShutdownTimeout(Duration.ofMillis(200));

@@ -6,11 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.context.ContextRegistry;
 import io.micrometer.context.ContextSnapshotFactory;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tbactors.api.AbstractTbActor;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
-import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import io.tbactors.spring.TestActors.DeviceMsg;
@@ -128,7 +124,7 @@ class TbActorsObservabilityAutoConfigurationTests {
         List<String> seen = new CopyOnWriteArrayList<>();
         try {
             runner.withPropertyValues("tb.actors.tracing.enabled=true")
-                    .withBean(TbRootActorCreator.class, () -> recordingRoot(() -> seen.add(String.valueOf(traceId.get()))))
+                    .withBean(TbRootActorCreator.class, () -> TestActors.rootThat(msg -> seen.add(String.valueOf(traceId.get()))))
                     .run(context -> {
                         assertThat(context).hasSingleBean(ContextSnapshotMessagePropagator.class);
                         assertThat(context.getBean(DefaultTbActorSystem.class).getSettings().getContextPropagator())
@@ -151,25 +147,5 @@ class TbActorsObservabilityAutoConfigurationTests {
                 .withPropertyValues("tb.actors.tracing.enabled=true")
                 .run(context -> assertThat(new TbActorsFailureAnalyzer().analyze(context.getStartupFailure()).getAction())
                         .contains("tb.actors.tracing.enabled").contains("io.micrometer:context-propagation"));
-    }
-
-    private static TbRootActorCreator recordingRoot(Runnable onMessage) {
-        return new TbRootActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return new TbStringActorId("root");
-            }
-
-            @Override
-            public TbActor createActor() {
-                return new AbstractTbActor() {
-                    @Override
-                    public boolean process(TbActorMsg msg) {
-                        onMessage.run();
-                        return true;
-                    }
-                };
-            }
-        };
     }
 }

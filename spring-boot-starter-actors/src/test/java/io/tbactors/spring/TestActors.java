@@ -9,6 +9,8 @@ import io.tbactors.api.TbEntityActorId;
 import io.tbactors.api.TbStringActorId;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A root actor that routes each message to a device actor, and the messages of the starter's tests. */
@@ -22,6 +24,36 @@ final class TestActors {
     /** @return the id of a device's actor, printed {@code DEVICE|<uuid>} */
     static TbActorId deviceId(String device) {
         return new TbEntityActorId(DEVICE, UUID.nameUUIDFromBytes(device.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** @return a root actor declaration (id {@code root}) whose actor hands each message to {@code onMessage} */
+    static TbRootActorCreator rootThat(Consumer<TbActorMsg> onMessage) {
+        return new TbRootActorCreator() {
+            @Override
+            public TbActorId createActorId() {
+                return new TbStringActorId("root");
+            }
+
+            @Override
+            public TbActor createActor() {
+                return new AbstractTbActor() {
+                    @Override
+                    public boolean process(TbActorMsg msg) {
+                        onMessage.accept(msg);
+                        return true;
+                    }
+                };
+            }
+        };
+    }
+
+    /** Waits for the latch inside an actor, keeping the thread's interrupt for the runtime to see. */
+    static void awaitInActor(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Counts what became of a batch of messages: processed, or told why not. */
