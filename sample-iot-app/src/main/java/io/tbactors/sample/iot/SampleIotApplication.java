@@ -14,6 +14,10 @@ import org.springframework.cache.annotation.EnableCaching;
 @ConfigurationPropertiesScan
 public class SampleIotApplication {
 
+    /** For Spring, which instantiates the configuration class; not a utility class despite its static main. */
+    protected SampleIotApplication() {
+    }
+
     /**
      * Starts the application.
      *

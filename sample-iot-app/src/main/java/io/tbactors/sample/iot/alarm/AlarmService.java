@@ -59,17 +59,20 @@ public class AlarmService {
     }
 
     /**
-     * Clears the device's active alarm of that type, if there is one.
+     * Clears the device's active alarm of that type, if there is one and no reading newer than {@code ts} raised
+     * or updated it (a late, older reading must not clear an alarm that a newer one keeps raised).
      *
      * @param deviceId the device
      * @param type the alarm type
-     * @param ts the clearing time
+     * @param ts the time of the reading that clears
      * @return the cleared alarm, or empty when none was active
      */
     public Optional<Alarm> clear(UUID deviceId, String type, long ts) {
-        return repository.findByDeviceIdAndActiveType(deviceId, type).map(alarm -> repository.save(new Alarm(alarm.id(),
-                alarm.tenantId(), alarm.deviceId(), alarm.type(), alarm.severity(), AlarmStatus.CLEARED, alarm.startTs(),
-                alarm.endTs(), Math.max(ts, alarm.startTs()), alarm.details(), null, alarm.version())));
+        return repository.findByDeviceIdAndActiveType(deviceId, type)
+                .filter(alarm -> alarm.endTs() <= ts)
+                .map(alarm -> repository.save(new Alarm(alarm.id(), alarm.tenantId(), alarm.deviceId(), alarm.type(),
+                        alarm.severity(), AlarmStatus.CLEARED, alarm.startTs(), alarm.endTs(), ts, alarm.details(), null,
+                        alarm.version())));
     }
 
     /**

@@ -1,0 +1,182 @@
+package io.tbactors.sample.iot.actors;
+
+import static io.tbactors.sample.iot.rule.RuleTestSupport.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+
+import io.tbactors.api.TbActorRef;
+import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
+import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.rule.RuleChain;
+import io.tbactors.sample.iot.rule.RuleChainService;
+import io.tbactors.sample.iot.rule.RuleChainValidator;
+import io.tbactors.sample.iot.rule.RuleTestSupport;
+import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.rule.TbMsgTracker;
+import io.tbactors.sample.iot.rule.TbMsgType;
+import io.tbactors.sample.iot.stats.IotStats;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rule engine on a real actor system: a chain actor, its node actors, storage mocked.
+ */
+class RuleChainActorTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final UUID TENANT = UUID.randomUUID();
+    private static final UUID CHAIN = UUID.randomUUID();
+    private static final UUID DEVICE = UUID.randomUUID();
+
+    private final RuleTestSupport.Mocks mocks = RuleTestSupport.mocks();
+    private final RuleChainService chainService = mock(RuleChainService.class);
+    private final RuleChainValidator validator = new RuleChainValidator(mocks.factory());
+    private final IotStats stats = new IotStats();
+    private final List<Map<String, Object>> saved = Collections.synchronizedList(new ArrayList<>());
+    private DefaultTbActorSystem system;
+    private TbActorRef chainActor;
+
+    @BeforeEach
+    void startActorSystem() {
+        system = new DefaultTbActorSystem(new TbActorSystemSettings(5, 1, 3));
+        system.createDispatcher(IotDispatchers.RULE, Executors.newFixedThreadPool(2));
+        doAnswer(call -> saved.add(call.getArgument(2))).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
+        when(chainService.definitionOf(any())).thenAnswer(call -> validator.parse(
+                RuleTestSupport.JSON.readTree(call.getArgument(0, RuleChain.class).configuration()), "chain"));
+    }
+
+    @AfterEach
+    void stopActorSystem() {
+        system.stop();
+    }
+
+    @Test
+    void aNodeThatThrowsRoutesOnFailureAndItsActorGoesOnWithTheNextMessage() {
+        start(1, """
+                {'nodes': [{'id': 'hot', 'type': 'filter', 'configuration': {'condition': 'data.t > 30'}},
+                           {'id': 'save', 'type': 'save-timeseries'},
+                           {'id': 'mark', 'type': 'transform', 'configuration': {'set': {'failed': 'true'}}},
+                           {'id': 'save-failed', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'hot', 'to': 'save', 'relation': 'True'},
+                                 {'from': 'hot', 'to': 'mark', 'relation': 'Failure'},
+                                 {'from': 'mark', 'to': 'save-failed', 'relation': 'Success'}]}
+                """);
+
+        send(Map.of("t", "not a number"));
+        send(Map.of("t", 40L));
+
+        await().atMost(WAIT).until(() -> stats.getProcessed() == 2);
+        // two branches, two node actors: no order between them
+        assertThat(saved).containsExactlyInAnyOrder(Map.of("t", "not a number", "failed", true), Map.of("t", 40L));
+        assertThat(stats.getNodeFailures()).isEqualTo(1);
+        assertThat(stats.getFailed()).isZero();
+    }
+
+    @Test
+    void aFailureWithNoFailureConnectionMarksTheMessageFailed() {
+        start(1, "{'nodes': [{'id': 'hot', 'type': 'filter', 'configuration': {'condition': 'data.t'}}]}");
+
+        TbMsg msg = send(Map.of("t", 1L));
+
+        await().atMost(WAIT).until(() -> msg.tracker().isFinished());
+        assertThat(msg.tracker().isFailed()).isTrue();
+        assertThat(stats.getFailed()).isEqualTo(1);
+    }
+
+    @Test
+    void aMessageRoutedToTwoNodesIsProcessedOnceBothCopiesEnd() {
+        start(1, """
+                {'nodes': [{'id': 'in', 'type': 'log'}, {'id': 'a', 'type': 'save-timeseries'}, {'id': 'b', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'in', 'to': 'a', 'relation': 'Success'}, {'from': 'in', 'to': 'b', 'relation': 'Success'}]}
+                """);
+
+        TbMsg msg = send(Map.of("x", 1L));
+
+        await().atMost(WAIT).until(() -> msg.tracker().isFinished());
+        assertThat(saved).hasSize(2);
+        assertThat(stats.getProcessed()).isEqualTo(1);
+    }
+
+    @Test
+    void oneOriginatorsMessagesLeaveAChainOfSeveralNodesInOrder() {
+        start(1, """
+                {'nodes': [{'id': 'f', 'type': 'filter', 'configuration': {'condition': 'data.seq >= 0'}},
+                           {'id': 't', 'type': 'transform', 'configuration': {'set': {'double': 'data.seq * 2'}}},
+                           {'id': 's', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'f', 'to': 't', 'relation': 'True'}, {'from': 't', 'to': 's', 'relation': 'Success'}]}
+                """);
+
+        for (long seq = 0; seq < 500; seq++) {
+            send(Map.of("seq", seq));
+        }
+
+        await().atMost(WAIT).until(() -> saved.size() == 500);
+        assertThat(saved.stream().map(data -> (Long) data.get("seq")).toList())
+                .isSorted().doesNotHaveDuplicates().hasSize(500);
+        await().atMost(WAIT).until(() -> stats.getProcessed() == 500);
+    }
+
+    @Test
+    void anUpdateRecreatesTheNodeActorsAndLosesNothingInFlight() {
+        start(1, "{'nodes': [{'id': 's', 'type': 'save-timeseries'}]}");
+        for (long seq = 0; seq < 300; seq++) {
+            send(Map.of("seq", seq));
+        }
+
+        chainIs(2, """
+                {'nodes': [{'id': 'mark', 'type': 'transform', 'configuration': {'set': {'v2': 'true'}}},
+                           {'id': 's', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'mark', 'to': 's', 'relation': 'Success'}]}
+                """);
+        chainActor.tellWithHighPriority(new RuleChainUpdatedMsg(TENANT, CHAIN));
+        for (long seq = 300; seq < 400; seq++) {
+            send(Map.of("seq", seq));
+        }
+
+        await().atMost(WAIT).until(() -> stats.getProcessed() == 400);
+        assertThat(stats.getLost()).isZero();
+        assertThat(saved.stream().map(data -> data.get("seq")).distinct().count()).isEqualTo(400);
+        assertThat(saved.stream().filter(data -> ((Long) data.get("seq")) >= 300))
+                .as("messages after the update see the new chain").allMatch(data -> data.containsKey("v2"));
+        await().atMost(WAIT).until(() -> system.getActor(IotActorIds.ruleNode(CHAIN, 1, "s")) == null);
+        assertThat(system.getActor(IotActorIds.ruleNode(CHAIN, 2, "s"))).isNotNull();
+        assertThat(system.getActor(IotActorIds.ruleNode(CHAIN, 2, "mark"))).isNotNull();
+    }
+
+    private void start(long version, String chainJson) {
+        chainIs(version, chainJson);
+        IotActorServices services = new IotActorServices(mock(DeviceService.class), chainService, mocks.factory(), stats);
+        chainActor = system.createRootActor(IotDispatchers.RULE, new RuleChainActor.Creator(services, TENANT, CHAIN));
+    }
+
+    private void chainIs(long version, String chainJson) {
+        RuleChain chain = new RuleChain(CHAIN, TENANT, "chain", true, json(chainJson).toString(), 0, 0, version);
+        when(chainService.findById(CHAIN)).thenReturn(Optional.of(chain));
+    }
+
+    private TbMsg send(Map<String, Object> data) {
+        TbMsg msg = new TbMsg(UUID.randomUUID(), TbMsgType.POST_TELEMETRY_REQUEST, TENANT, DEVICE, 1000,
+                new LinkedHashMap<>(data), Map.of(), new TbMsgTracker(stats));
+        chainActor.tell(new ToRuleEngineMsg(msg));
+        return msg;
+    }
+}

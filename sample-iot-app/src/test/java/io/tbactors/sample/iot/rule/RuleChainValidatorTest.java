@@ -1,0 +1,99 @@
+package io.tbactors.sample.iot.rule;
+
+import static io.tbactors.sample.iot.rule.RuleTestSupport.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ClassPathResource;
+
+class RuleChainValidatorTest {
+
+    private final RuleChainValidator validator = new RuleChainValidator(RuleTestSupport.mocks().factory());
+
+    @Test
+    void theShippedRootChainIsValid() throws IOException {
+        String template;
+        try (InputStream in = new ClassPathResource(RootRuleChainBootstrap.ROOT_CHAIN_RESOURCE).getInputStream()) {
+            template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+
+        RuleChainDefinition chain = validator.parse(RuleTestSupport.JSON.readTree(template.replace("{{temperatureThreshold}}", "30")), "x");
+
+        assertThat(chain.name()).isEqualTo("Root Rule Chain");
+        assertThat(chain.firstNodeId()).isEqualTo("message-type");
+        assertThat(chain.nodes()).hasSize(6);
+    }
+
+    @Test
+    void theFirstNodeDefaultsToTheFirstInTheListAndTheNameToTheGivenDefault() {
+        RuleChainDefinition chain = validator.parse(json("{'nodes': [{'id': 'a', 'type': 'log'}, {'id': 'b', 'type': 'log'}]}"),
+                "Fallback");
+
+        assertThat(chain.firstNodeId()).isEqualTo("a");
+        assertThat(chain.name()).isEqualTo("Fallback");
+        assertThat(chain.nodes().get(0).name()).as("a node's name defaults to its id").isEqualTo("a");
+        assertThat(chain.connections()).isEmpty();
+    }
+
+    @Test
+    void everyErrorIsReportedWithItsLocation() {
+        RuleChainValidationException e = catchThrowableOfType(RuleChainValidationException.class, () -> validator.parse(json("""
+                {'firstNodeId': 'zz',
+                 'nodes': [
+                   {'id': 'f', 'type': 'filter', 'configuration': {'condition': 'data.x >'}},
+                   {'id': 'f', 'type': 'create-alarm', 'configuration': {'severity': 'APOCALYPTIC', 'condition': 'true'}},
+                   {'id': 't', 'type': 'transform', 'configuration': {}},
+                   {'id': 'u', 'type': 'teleport'},
+                   {'type': 'log'},
+                   {'id': 'c', 'type': 'log', 'configuration': 5}
+                 ],
+                 'connections': [{'from': 'f', 'to': 'nowhere', 'relation': 'True'}, {'from': 'f', 'to': 't'}]}
+                """), "x"));
+
+        assertThat(e.getErrors()).containsExactlyInAnyOrder(
+                "nodes[0].configuration.condition: cannot parse SpEL expression 'data.x >': " + spelError(e),
+                "nodes[1].id: 'f' is already the id of nodes[0]",
+                "nodes[1].configuration.alarmType: is required",
+                "nodes[1].configuration.severity: 'APOCALYPTIC' is not one of [CRITICAL, MAJOR, MINOR, WARNING, INDETERMINATE]",
+                "nodes[2].configuration.set: a transform needs at least one of 'set', 'rename' or 'remove'",
+                "nodes[3].type: unknown node type 'teleport'; known types: " + io.tbactors.sample.iot.rule.node.RuleNodeFactory.TYPES,
+                "nodes[4].id: is required",
+                "nodes[5].configuration: must be a JSON object",
+                "connections[0].to: no node has id 'nowhere'",
+                "connections[1].relation: is required",
+                "firstNodeId: no node has id 'zz'");
+        assertThat(e.getMessage()).startsWith("Invalid rule chain: nodes[0].configuration.condition");
+    }
+
+    @Test
+    void aCycleIsRejectedAndNamed() {
+        RuleChainValidationException e = catchThrowableOfType(RuleChainValidationException.class, () -> validator.parse(json("""
+                {'nodes': [{'id': 'a', 'type': 'log'}, {'id': 'b', 'type': 'log'}, {'id': 'c', 'type': 'log'}],
+                 'connections': [{'from': 'a', 'to': 'b', 'relation': 'Success'}, {'from': 'b', 'to': 'c', 'relation': 'Success'},
+                                 {'from': 'c', 'to': 'b', 'relation': 'Failure'}]}
+                """), "x"));
+
+        assertThat(e.getErrors()).containsExactly("connections: they form a cycle b -> c -> b; a message would loop forever");
+    }
+
+    @Test
+    void aChainThatIsNotAnObjectOrHasNoNodesIsRejected() {
+        assertThat(catchThrowableOfType(RuleChainValidationException.class, () -> validator.parse(json("[]"), "x")).getErrors())
+                .singleElement().asString().startsWith("(root): a rule chain must be a JSON object");
+        assertThat(catchThrowableOfType(RuleChainValidationException.class, () -> validator.parse(json("{'nodes': []}"), "x"))
+                .getErrors()).containsExactly("nodes: required, a non-empty array of nodes");
+        assertThat(catchThrowableOfType(RuleChainValidationException.class,
+                () -> validator.parse(json("{'name': '', 'nodes': [{'id': 'a', 'type': 'log'}], 'connections': {}}"), "x"))
+                .getErrors()).containsExactly("name: must be a non-blank string", "connections: must be an array of {from, to, relation}");
+    }
+
+    private static String spelError(RuleChainValidationException e) {
+        String first = e.getErrors().get(0);
+        return first.substring(first.indexOf("'data.x >': ") + "'data.x >': ".length());
+    }
+}

@@ -1,0 +1,66 @@
+package io.tbactors.sample.iot.rule;
+
+import static org.mockito.Mockito.mock;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import io.tbactors.sample.iot.alarm.AlarmService;
+import io.tbactors.sample.iot.rule.node.RuleNodeFactory;
+import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.telemetry.AttributesDao;
+import io.tbactors.sample.iot.telemetry.TimeseriesDao;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Shared helpers of the rule engine's unit tests: a node factory over mocks, messages, JSON.
+ */
+public final class RuleTestSupport {
+
+    /** A JSON mapper like the application's. */
+    public static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private RuleTestSupport() {
+    }
+
+    /** The mocks behind a factory. */
+    public record Mocks(TimeseriesDao timeseriesDao, AttributesDao attributesDao, AlarmService alarmService, RuleNodeFactory factory) {
+    }
+
+    /** @return a node factory whose storage is mocked */
+    public static Mocks mocks() {
+        TimeseriesDao timeseriesDao = mock(TimeseriesDao.class);
+        AttributesDao attributesDao = mock(AttributesDao.class);
+        AlarmService alarmService = mock(AlarmService.class);
+        return new Mocks(timeseriesDao, attributesDao, alarmService, new RuleNodeFactory(timeseriesDao, attributesDao, alarmService, JSON));
+    }
+
+    /**
+     * @param json a JSON text, single quotes allowed for readability
+     * @return the tree
+     */
+    public static JsonNode json(String json) {
+        return JSON.readTree(json.replace('\'', '"'));
+    }
+
+    /**
+     * @param stats counts the outcome
+     * @param type the message type
+     * @param data the data
+     * @return a message from a random device at time 1000
+     */
+    public static TbMsg msg(IotStats stats, String type, Map<String, Object> data) {
+        return new TbMsg(UUID.randomUUID(), type, UUID.randomUUID(), UUID.randomUUID(), 1000, new LinkedHashMap<>(data),
+                Map.of("deviceName", "d1"), new TbMsgTracker(stats));
+    }
+
+    /**
+     * @param data the data
+     * @return a telemetry message
+     */
+    public static TbMsg telemetry(Map<String, Object> data) {
+        return msg(new IotStats(), TbMsgType.POST_TELEMETRY_REQUEST, data);
+    }
+}
