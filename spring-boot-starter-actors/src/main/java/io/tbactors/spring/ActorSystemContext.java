@@ -1,16 +1,21 @@
 package io.tbactors.spring;
 
+import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorStoppedException;
 import io.tbactors.api.TbActorSystem;
 import io.tbactors.core.DefaultTbActorSystem;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.ObjectProvider;
@@ -122,6 +127,39 @@ public class ActorSystemContext {
         Objects.requireNonNull(msg, "msg must not be null");
         requireRootDeclared();
         return isAcceptingMessages() && requireRootCreated().tryTell(msg);
+    }
+
+    /**
+     * Asks the root actor and returns its reply (see {@link DefaultTbActorSystem#ask}).
+     *
+     * @param request builds the request around the reply-to reference the actor answers to
+     * @param timeout how long to wait for the reply
+     * @param <R> the reply's type
+     * @return the reply; completes exceptionally on timeout, when the root stops or while the application shuts down
+     * @throws IllegalStateException when the application declares no root actor, or before it is created
+     */
+    public <R extends TbActorMsg> CompletableFuture<R> ask(Function<TbActorRef, ? extends TbActorMsg> request, Duration timeout) {
+        requireRootDeclared();
+        return ask(requireRootCreated().getActorId(), request, timeout);
+    }
+
+    /**
+     * Asks any actor by id and returns its reply (see {@link DefaultTbActorSystem#ask}).
+     *
+     * @param target the actor to ask
+     * @param request builds the request around the reply-to reference the actor answers to
+     * @param timeout how long to wait for the reply
+     * @param <R> the reply's type
+     * @return the reply; completes exceptionally on timeout, when the target stops or while the application shuts down
+     */
+    public <R extends TbActorMsg> CompletableFuture<R> ask(TbActorId target, Function<TbActorRef, ? extends TbActorMsg> request,
+                                                           Duration timeout) {
+        if (!isAcceptingMessages()) {
+            rejectedMessages.increment();
+            return CompletableFuture.failedFuture(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
+                    "The application is shutting down: no new requests are accepted"));
+        }
+        return actorSystem.ask(target, request, timeout);
     }
 
     private void deliver(TbActorMsg msg, boolean highPriority) {

@@ -58,6 +58,8 @@ final class TbActorSystemFactory {
                 .maxRestarts(restart.getMaxRestarts())
                 .restartWindow(restart.getWindow())
                 .restartBackoff(restart.getBackoff())
+                .passivationTick(requirePositive("passivation-tick", properties.getPassivationTick()))
+                .rateLimitedLogInterval(requirePositive("dead-letters.log-interval", properties.getDeadLetters().getLogInterval()))
                 .build();
     }
 

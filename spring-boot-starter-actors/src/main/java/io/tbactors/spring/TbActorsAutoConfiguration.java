@@ -26,6 +26,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -60,6 +61,13 @@ public class TbActorsAutoConfiguration {
     ActorSystemContext actorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
                                           ObjectProvider<TbRootActorCreator> rootActorCreators) {
         return new ActorSystemContext(actorSystem, applicationContext, rootActorCreators);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(name = "tb.actors.dead-letters.publish-events", matchIfMissing = true)
+    DeadLetterEventBridge tbDeadLetterEventBridge(DefaultTbActorSystem actorSystem, ApplicationEventPublisher publisher) {
+        return new DeadLetterEventBridge(actorSystem, publisher);
     }
 
     @Bean

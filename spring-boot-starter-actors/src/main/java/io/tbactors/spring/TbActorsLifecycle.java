@@ -10,15 +10,17 @@ import org.springframework.context.SmartLifecycle;
  * accepting new messages, let the mailboxes drain up to {@code tb.actors.shutdown-timeout}, then destroy the actors
  * (telling every undelivered message {@code STOPPED}) and end the dispatcher threads.
  *
- * <p>Its {@link #PHASE} is above the web server's graceful shutdown, so the actors stop first, while the beans they
- * use are still there (singletons are destroyed only after every lifecycle has stopped), and after the
- * default-phase components such as message listener containers that feed them.
+ * <p>Its {@link #PHASE} lies between the web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}) and the web
+ * server's stop ({@code DEFAULT_PHASE - 2048}): requests in flight finish first (their actors still run, so they get
+ * their answers), then the actors drain and stop, and only then do the beans they use go away (singletons are
+ * destroyed after every lifecycle has stopped). Default-phase components that feed the actors, such as message
+ * listener containers, stop before all of this.
  */
 @Slf4j
 public class TbActorsLifecycle implements SmartLifecycle {
 
-    /** Phase of this lifecycle: after default-phase components, before the web server's graceful shutdown. */
-    public static final int PHASE = Integer.MAX_VALUE - 512;
+    /** Phase of this lifecycle: stops after the web server's graceful shutdown and before the web server itself. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
 
     private final DefaultTbActorSystem actorSystem;
     private final ActorSystemContext actorSystemContext;

@@ -53,6 +53,11 @@ public class TbActorsProperties {
 
     private final Tracing tracing = new Tracing();
 
+    private final DeadLetters deadLetters = new DeadLetters();
+
+    /** How often idle actors (those that asked for passivation) are looked for. */
+    private Duration passivationTick = Duration.ofSeconds(1);
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -127,6 +132,18 @@ public class TbActorsProperties {
 
     public Metrics getMetrics() {
         return metrics;
+    }
+
+    public DeadLetters getDeadLetters() {
+        return deadLetters;
+    }
+
+    public Duration getPassivationTick() {
+        return passivationTick;
+    }
+
+    public void setPassivationTick(Duration passivationTick) {
+        this.passivationTick = passivationTick;
     }
 
     public Tracing getTracing() {
@@ -289,6 +306,32 @@ public class TbActorsProperties {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /** Dead-letter settings: messages to unknown or stopped actors, or refused by full mailboxes. */
+    public static class DeadLetters {
+
+        /** Whether each dead letter is published as a TbDeadLetterEvent application event. */
+        private boolean publishEvents = true;
+
+        /** At most one log line per this interval for dead letters and for slow processing; the rest are counted. */
+        private Duration logInterval = Duration.ofSeconds(10);
+
+        public boolean isPublishEvents() {
+            return publishEvents;
+        }
+
+        public void setPublishEvents(boolean publishEvents) {
+            this.publishEvents = publishEvents;
+        }
+
+        public Duration getLogInterval() {
+            return logInterval;
+        }
+
+        public void setLogInterval(Duration logInterval) {
+            this.logInterval = logInterval;
         }
     }
 }

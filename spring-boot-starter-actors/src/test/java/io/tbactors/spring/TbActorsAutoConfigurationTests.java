@@ -155,6 +155,76 @@ class TbActorsAutoConfigurationTests {
                 .run(context -> assertThat(dispatcher(context, "default").kind()).isEqualTo("fork-join"));
     }
 
+    /** A reply to {@link Question}. */
+    record Answer(String text) implements io.tbactors.api.TbActorMsg {
+    }
+
+    /** A request whose answer goes to {@code replyTo}. */
+    record Question(String text, io.tbactors.api.TbActorRef replyTo) implements io.tbactors.api.TbActorMsg {
+    }
+
+    @Test
+    void askReachesTheRootAndAnyActorAndFailsOnceShutdownBegins() {
+        runner.withBean(TbRootActorCreator.class, () -> TestActors.rootThat(msg -> {
+            if (msg instanceof Question q) {
+                q.replyTo().tell(new Answer(q.text().toUpperCase(java.util.Locale.ROOT)));
+            }
+        })).run(context -> {
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            Answer answer = actors.<Answer>ask(replyTo -> new Question("hello", replyTo), Duration.ofSeconds(5))
+                    .get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(answer.text()).isEqualTo("HELLO");
+            Answer byId = actors.<Answer>ask(actors.getRootActor().getActorId(), r -> new Question("id", r), Duration.ofSeconds(5))
+                    .get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(byId.text()).isEqualTo("ID");
+            actors.stopAcceptingMessages();
+            assertThatThrownBy(() -> actors.ask(r -> new Question("late", r), Duration.ofSeconds(1)).get())
+                    .hasCauseInstanceOf(io.tbactors.api.TbActorStoppedException.class)
+                    .hasMessageContaining("shutting down");
+        });
+    }
+
+    /** Collects dead-letter events. */
+    static final class DeadLetterCollector implements org.springframework.context.ApplicationListener<TbDeadLetterEvent> {
+        final java.util.List<TbDeadLetterEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void onApplicationEvent(TbDeadLetterEvent event) {
+            events.add(event);
+        }
+    }
+
+    @Test
+    void deadLettersBecomeApplicationEventsUnlessSwitchedOff() {
+        io.tbactors.api.TbActorId missing = new io.tbactors.api.TbStringActorId("missing");
+        runner.withBean(DeadLetterCollector.class).run(context -> {
+            DefaultTbActorSystem system = context.getBean(DefaultTbActorSystem.class);
+            assertThatThrownBy(() -> system.tell(missing, new DeviceMsg("x", new Outcomes())));
+            DeadLetterCollector collector = context.getBean(DeadLetterCollector.class);
+            assertThat(collector.events).singleElement().satisfies(event -> {
+                assertThat(event.getDeadLetter().target()).isEqualTo(missing);
+                assertThat(event.getDeadLetter().reason()).isEqualTo(io.tbactors.core.observe.DeadLetterReason.NOT_REGISTERED);
+                assertThat(event.getSource()).isSameAs(system);
+            });
+        });
+        runner.withBean(DeadLetterCollector.class).withPropertyValues("tb.actors.dead-letters.publish-events=false").run(context -> {
+            assertThat(context).doesNotHaveBean(DeadLetterEventBridge.class);
+            DefaultTbActorSystem system = context.getBean(DefaultTbActorSystem.class);
+            assertThatThrownBy(() -> system.tell(missing, new DeviceMsg("x", new Outcomes())));
+            assertThat(context.getBean(DeadLetterCollector.class).events).isEmpty();
+            assertThat(system.getDeadLetterCount()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void passivationTickAndLogIntervalReachTheSettings() {
+        runner.withPropertyValues("tb.actors.passivation-tick=250ms", "tb.actors.dead-letters.log-interval=1m").run(context -> {
+            TbActorSystemSettings settings = context.getBean(TbActorSystemSettings.class);
+            assertThat(settings.getPassivationTick()).isEqualTo(Duration.ofMillis(250));
+            assertThat(settings.getRateLimitedLogInterval()).isEqualTo(Duration.ofMinutes(1));
+        });
+    }
+
     @Test
     void theDeclaredRootActorIsCreatedOnStartAndReceivesTells() {
         runner.withBean(RouterCreator.class).run(context -> {

@@ -42,7 +42,9 @@ class TbActorsPropertiesValidationTests {
         "tb.actors.restart.window; 0s; PT0S; a positive duration",
         "tb.actors.restart.backoff; -1ms; PT-0.001S; a duration of 0 or more",
         "tb.actors.dispatchers.io.mailbox-bound; -1; -1; 0 (unbounded) or a positive number of messages",
-        "tb.actors.dispatchers.io.overflow-policy; drop-all; drop-all; one of reject-newest, drop-oldest"
+        "tb.actors.dispatchers.io.overflow-policy; drop-all; drop-all; one of reject-newest, drop-oldest",
+        "tb.actors.passivation-tick; 0s; PT0S; a positive duration",
+        "tb.actors.dead-letters.log-interval; -1s; PT-1S; a positive duration"
     })
     void anInvalidPropertyFailsStartUpWithAnAnalysisNamingThePropertyAndWhatIsAllowed(String property, String value,
                                                                                        String shown, String allowed) {
