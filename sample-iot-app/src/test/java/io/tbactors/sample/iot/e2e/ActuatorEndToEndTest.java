@@ -1,0 +1,52 @@
+package io.tbactors.sample.iot.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ActuatorEndToEndTest extends EndToEndTest {
+
+    @Test
+    void healthIsPublicAndShowsTheActorsComponentToTheAdmin() {
+        ApiClient.Response anonymous = api.getWithoutCredentials("/actuator/health");
+        ApiClient.Response admin = api.get("/actuator/health");
+
+        assertThat(anonymous.status()).isEqualTo(200);
+        assertThat(anonymous.json().get("status").stringValue()).isEqualTo("UP");
+        assertThat(anonymous.json().has("components")).isFalse();
+        assertThat(admin.json().get("components").get("actors").get("status").stringValue()).isEqualTo("UP");
+    }
+
+    @Test
+    void theDispatchersAndActorsEndpointsNeedCredentialsAndShowTheActorTree() {
+        ApiClient.Device device = newDevice();
+        api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}");
+
+        assertThat(api.getWithoutCredentials("/actuator/dispatchers").status()).isEqualTo(401);
+        assertThat(api.getWithoutCredentials("/actuator/actors").status()).isEqualTo(401);
+        JsonNode dispatchers = api.get("/actuator/dispatchers").json();
+        assertThat(dispatchers.toString()).contains("\"app\"", "\"tenant\"", "\"device\"", "\"rule\"");
+        JsonNode actors = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/actuator/actors").json(),
+                json -> json.get("byType").has("DeviceActor"));
+        assertThat(actors.get("rootActor").stringValue()).isEqualTo("APP");
+        assertThat(actors.get("byDispatcher").get("tenant").has("TenantActor")).isTrue();
+        assertThat(actors.get("byDispatcher").get("rule").has("RuleNodeActor")).isTrue();
+        assertThat(api.get("/actuator/actors/DEVICE%7C" + device.id()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void theApplicationsMessageCountersAreMeters() {
+        ApiClient.Device device = newDevice();
+        api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}");
+
+        JsonNode meter = await().atMost(Duration.ofSeconds(10)).until(
+                () -> api.get("/actuator/metrics/sample.iot.device.messages?tag=result:accepted").json(),
+                json -> json.has("measurements") && json.get("measurements").get(0).get("value").doubleValue() >= 1);
+        assertThat(meter.get("name").stringValue()).isEqualTo("sample.iot.device.messages");
+        assertThat(api.get("/actuator/metrics/sample.iot.rule.engine.messages").status()).isEqualTo(200);
+    }
+}
