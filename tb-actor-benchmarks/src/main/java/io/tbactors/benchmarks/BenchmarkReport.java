@@ -1,5 +1,8 @@
 package io.tbactors.benchmarks;
 
+import io.tbactors.benchmarks.creation.ActorCreationBenchmark;
+import io.tbactors.benchmarks.memory.IdleActorMemoryBenchmark;
+import io.tbactors.benchmarks.pingpong.PingPongBenchmark;
 import io.tbactors.benchmarks.report.Measurements;
 import io.tbactors.benchmarks.report.ProgressOutput;
 import io.tbactors.benchmarks.report.ReportTable;
@@ -7,6 +10,7 @@ import io.tbactors.benchmarks.report.Row;
 import io.tbactors.benchmarks.report.Scenarios;
 import io.tbactors.benchmarks.support.Runtimes;
 import io.tbactors.benchmarks.support.SideMetricsProfiler;
+import io.tbactors.benchmarks.throughput.ThroughputBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -18,11 +22,14 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.pekko.Version;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -36,12 +43,14 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * Runs every benchmark of this module through JMH, writes JMH's JSON results, and prints one table: each scenario on
  * our runtime, on Pekko and at the bare-queue limit, with the ratio, the share of the limit and the target.
  *
+ * <p>JMH runs one scenario at a time with all its implementations back to back, so that ours, Pekko and the limit
+ * of one row meet the same background load on a shared machine.
+ *
  * <p>{@code --quick} runs each benchmark for a moment only (and weighs fewer idle actors): it proves that everything
  * runs, its figures are not for comparison. Exit status 1 when a benchmark failed or a figure is missing.
  */
 public final class BenchmarkReport {
 
-    private static final String ALL = "io\\.tbactors\\.benchmarks\\..*Benchmark\\..*";
     private static final int QUICK_IDLE_ACTORS = 20_000;
     private static final long QUICK_ITERATION_MILLIS = 200;
 
@@ -71,15 +80,17 @@ public final class BenchmarkReport {
 
         out.printf(Locale.ROOT, "TB Actors benchmarks (%s mode): JMH log in %s, JSON results in %s%n",
                 arguments.quick ? "quick" : "full", log, json);
-        Collection<RunResult> results;
+        List<RunResult> results = new ArrayList<>();
         try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
             ProgressOutput progress = new ProgressOutput(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL), out);
-            results = new Runner(options(arguments, json).build(), progress).run();
+            for (Group group : groups(arguments)) {
+                results.addAll(new Runner(group.options(arguments).build(), progress).run());
+            }
         }
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
         double minutes = (System.nanoTime() - start) / 60e9;
 
-        Measurements measurements = Measurements.from(results);
-        List<Row> rows = Scenarios.rows(measurements);
+        List<Row> rows = Scenarios.rows(Measurements.from(results));
         out.println();
         out.printf(Locale.ROOT, "Started %s; JDK %s (%s); %d cores; %d dispatcher threads on both runtimes; Pekko %s%n",
                 started, System.getProperty("java.version"), System.getProperty("java.vm.name"),
@@ -105,25 +116,26 @@ public final class BenchmarkReport {
         return 0;
     }
 
-    private static ChainedOptionsBuilder options(Arguments arguments, Path json) {
-        ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(arguments.include != null ? arguments.include : ALL)
-                .addProfiler(SideMetricsProfiler.class)
-                .resultFormat(ResultFormatType.JSON)
-                .result(json.toString())
-                .shouldFailOnError(false);
-        String threads = System.getProperty(Runtimes.THREADS_PROPERTY);
-        if (threads != null) {
-            // prepend: the benchmarks' own @Fork(jvmArgsAppend) still applies
-            options.jvmArgsPrepend("-D" + Runtimes.THREADS_PROPERTY + "=" + threads);
+    /** @return the scenarios to run, each with all its implementations, filtered by {@code --include} */
+    private static List<Group> groups(Arguments arguments) {
+        List<Group> groups = new ArrayList<>();
+        for (int producers : Scenarios.PRODUCERS) {
+            for (String shape : Scenarios.SHAPES) {
+                Map<String, String> params = new LinkedHashMap<>();
+                params.put("shape", shape);
+                params.put("producers", Integer.toString(producers));
+                groups.add(new Group(ThroughputBenchmark.class, params));
+            }
         }
-        if (arguments.quick) {
-            options.warmupIterations(0)
-                    .measurementIterations(1)
-                    .measurementTime(TimeValue.milliseconds(QUICK_ITERATION_MILLIS))
-                    .param("actors", Integer.toString(QUICK_IDLE_ACTORS));
+        groups.add(new Group(PingPongBenchmark.class, Map.of()));
+        groups.add(new Group(ActorCreationBenchmark.class, Map.of()));
+        groups.add(new Group(IdleActorMemoryBenchmark.class,
+                arguments.quick ? Map.of("actors", Integer.toString(QUICK_IDLE_ACTORS)) : Map.of()));
+        if (arguments.include == null) {
+            return groups;
         }
-        return options;
+        Pattern include = Pattern.compile(arguments.include);
+        return groups.stream().filter(g -> include.matcher(g.describe()).find()).toList();
     }
 
     /** @return the folder of the benchmarks jar (its target folder), or the working folder */
@@ -141,12 +153,47 @@ public final class BenchmarkReport {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
+    /**
+     * One scenario: a benchmark class with some parameters fixed; JMH runs each implementation in turn.
+     *
+     * @param benchmark the benchmark class
+     * @param params the fixed parameters
+     */
+    private record Group(Class<?> benchmark, Map<String, String> params) {
+
+        String describe() {
+            StringBuilder text = new StringBuilder(benchmark.getSimpleName());
+            params.forEach((key, value) -> text.append(' ').append(key).append('=').append(value));
+            return text.toString();
+        }
+
+        ChainedOptionsBuilder options(Arguments arguments) {
+            ChainedOptionsBuilder options = new OptionsBuilder()
+                    .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
+                    .addProfiler(SideMetricsProfiler.class)
+                    .shouldFailOnError(false);
+            params.forEach(options::param);
+            String threads = System.getProperty(Runtimes.THREADS_PROPERTY);
+            if (threads != null) {
+                // prepend: the benchmarks' own @Fork(jvmArgsAppend) still applies
+                options.jvmArgsPrepend("-D" + Runtimes.THREADS_PROPERTY + "=" + threads);
+            }
+            if (arguments.quick) {
+                options.warmupIterations(0)
+                        .measurementIterations(1)
+                        .measurementTime(TimeValue.milliseconds(QUICK_ITERATION_MILLIS));
+            }
+            return options;
+        }
+    }
+
     /** The command line. */
     static final class Arguments {
         static final String USAGE = String.join("\n",
                 "Usage: java -jar benchmarks.jar [--quick] [--include REGEX] [--json FILE] [--log FILE]",
                 "  --quick          one short iteration per benchmark, fewer idle actors: proves everything runs",
-                "  --include REGEX  only the benchmarks whose name matches, e.g. 'PingPong' (no completeness check)",
+                "  --include REGEX  only the scenarios whose description matches, e.g. 'PingPong' or",
+                "                   'Throughput.*shape=1x1000000' (no completeness check)",
                 "  --json FILE      JMH JSON results (default: jmh-result.json beside the jar)",
                 "  --log FILE       JMH's full log (default: jmh-run.log beside the jar)",
                 "  -Dtbactors.bench.threads=N before -jar sets the dispatcher threads (default: cores, at least 2)");

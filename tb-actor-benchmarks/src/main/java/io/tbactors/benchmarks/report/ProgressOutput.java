@@ -14,7 +14,7 @@ import org.openjdk.jmh.runner.format.OutputFormat;
 
 /**
  * Sends JMH's full log to a delegate (a file) and one line per benchmark to the console, so a long run shows where
- * it is without burying the table.
+ * it is without burying the table. The caller owns the log's stream and closes it.
  */
 public final class ProgressOutput implements OutputFormat {
 
@@ -94,9 +94,10 @@ public final class ProgressOutput implements OutputFormat {
         console.flush();
     }
 
+    /** JMH closes its output after each run; the report runs JMH several times, so only flush here. */
     @Override
     public void close() {
-        log.close();
+        flush();
     }
 
     @Override

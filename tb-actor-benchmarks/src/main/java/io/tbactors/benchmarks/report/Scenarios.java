@@ -9,7 +9,10 @@ import java.util.Locale;
 public final class Scenarios {
 
     /** Throughput shapes, as the benchmark's {@code shape} parameter names them. */
-    static final List<String> SHAPES = List.of("1x1000000", "10x100000", "1000x1000", "100000x10");
+    public static final List<String> SHAPES = List.of("1x1000000", "10x100000", "1000x1000", "100000x10");
+
+    /** Producer thread counts, as the benchmark's {@code producers} parameter names them. */
+    public static final List<Integer> PRODUCERS = List.of(1, 2);
 
     private static final Target THROUGHPUT = new Target(2.0, null, null);
     private static final Target ONE_ACTOR_THROUGHPUT = new Target(2.0, null, 0.8);
@@ -27,7 +30,7 @@ public final class Scenarios {
      */
     public static List<Row> rows(Measurements m) {
         List<Row> rows = new ArrayList<>();
-        for (int producers = 1; producers <= 2; producers++) {
+        for (int producers : PRODUCERS) {
             for (String shape : SHAPES) {
                 String key = Measurements.throughput(shape, producers);
                 Target target = shape.startsWith("1x") ? ONE_ACTOR_THROUGHPUT : THROUGHPUT;
