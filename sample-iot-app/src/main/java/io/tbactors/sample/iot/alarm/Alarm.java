@@ -23,4 +23,12 @@ import org.springframework.data.annotation.Version;
  */
 public record Alarm(@Id UUID id, UUID tenantId, UUID deviceId, String type, AlarmSeverity severity, AlarmStatus status,
                     long startTs, long endTs, Long clearTs, String details, String activeType, @Version Long version) {
+
+    /**
+     * @param newEndTs the last time the condition held
+     * @return a copy with that end time
+     */
+    public Alarm withEndTs(long newEndTs) {
+        return new Alarm(id, tenantId, deviceId, type, severity, status, startTs, newEndTs, clearTs, details, activeType, version);
+    }
 }

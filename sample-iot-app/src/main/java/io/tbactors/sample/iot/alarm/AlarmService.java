@@ -3,9 +3,11 @@ package io.tbactors.sample.iot.alarm;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import lombok.RequiredArgsConstructor;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -15,6 +17,8 @@ import org.springframework.stereotype.Service;
 @Service
 @RequiredArgsConstructor
 public class AlarmService {
+
+    private static final int MAX_ATTEMPTS = 3;
 
     private final AlarmRepository repository;
 
@@ -39,6 +43,10 @@ public class AlarmService {
      * @return the alarm and whether it was created
      */
     public RaiseResult raise(UUID tenantId, UUID deviceId, String type, AlarmSeverity severity, long ts, String details) {
+        return retryOnConflict(() -> raiseOnce(tenantId, deviceId, type, severity, ts, details));
+    }
+
+    private RaiseResult raiseOnce(UUID tenantId, UUID deviceId, String type, AlarmSeverity severity, long ts, String details) {
         Optional<Alarm> active = repository.findByDeviceIdAndActiveType(deviceId, type);
         if (active.isPresent()) {
             return new RaiseResult(update(active.get(), severity, ts, details), false);
@@ -68,11 +76,29 @@ public class AlarmService {
      * @return the cleared alarm, or empty when none was active
      */
     public Optional<Alarm> clear(UUID deviceId, String type, long ts) {
+        return retryOnConflict(() -> clearOnce(deviceId, type, ts));
+    }
+
+    private Optional<Alarm> clearOnce(UUID deviceId, String type, long ts) {
         return repository.findByDeviceIdAndActiveType(deviceId, type)
                 .filter(alarm -> alarm.endTs() <= ts)
                 .map(alarm -> repository.save(new Alarm(alarm.id(), alarm.tenantId(), alarm.deviceId(), alarm.type(),
                         alarm.severity(), AlarmStatus.CLEARED, alarm.startTs(), alarm.endTs(), ts, alarm.details(), null,
                         alarm.version())));
+    }
+
+    // two node actors may touch one alarm at once (during a chain update the old and new nodes both run):
+    // the version check catches it, and the work is redone on the fresh row
+    private static <T> T retryOnConflict(Supplier<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return work.get();
+            } catch (OptimisticLockingFailureException e) {
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

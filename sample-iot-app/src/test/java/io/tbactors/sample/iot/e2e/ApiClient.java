@@ -55,6 +55,10 @@ final class ApiClient {
         return send(request(path).POST(HttpRequest.BodyPublishers.ofString(body)), true);
     }
 
+    Response delete(String path) {
+        return send(request(path).DELETE(), true);
+    }
+
     Response put(String path, String body) {
         return send(request(path).PUT(HttpRequest.BodyPublishers.ofString(body)), true);
     }
