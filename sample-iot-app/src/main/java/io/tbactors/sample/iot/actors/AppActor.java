@@ -1,6 +1,7 @@
 package io.tbactors.sample.iot.actors;
 
 import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
@@ -23,8 +24,9 @@ public class AppActor extends AbstractTbActor {
         if (msg instanceof TenantAwareMsg tenantMsg) {
             TbActorRef tenant;
             try {
-                tenant = ctx.getOrCreateChildActor(IotActorIds.tenant(tenantMsg.tenantId()), () -> IotDispatchers.TENANT,
-                        () -> new TenantActor.Creator(services, tenantMsg.tenantId()));
+                TbActorId id = IotActorIds.tenant(tenantMsg.tenantId());
+                tenant = ctx.getOrCreateChildActor(id, () -> IotDispatchers.TENANT,
+                        () -> new IotActorCreator(id, () -> new TenantActor(services, tenantMsg.tenantId())));
             } catch (IllegalStateException stopping) {
                 // the actor system refuses new actors while it stops: the message will never be processed
                 tenantMsg.onTbActorStopped(TbActorStopReason.STOPPED);

@@ -6,11 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.InitFailureStrategy;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
-import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
@@ -84,29 +81,5 @@ public class DeviceActor extends AbstractTbActor {
     private static UUID randomId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         return new UUID((random.nextLong() & ~0xF000L) | 0x4000L, (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
-    }
-
-    /** Makes a device actor. */
-    static final class Creator implements TbActorCreator {
-
-        private final IotActorServices services;
-        private final UUID tenantId;
-        private final UUID deviceId;
-
-        Creator(IotActorServices services, UUID tenantId, UUID deviceId) {
-            this.services = services;
-            this.tenantId = tenantId;
-            this.deviceId = deviceId;
-        }
-
-        @Override
-        public TbActorId createActorId() {
-            return IotActorIds.device(deviceId);
-        }
-
-        @Override
-        public TbActor createActor() {
-            return new DeviceActor(services, tenantId, deviceId);
-        }
     }
 }

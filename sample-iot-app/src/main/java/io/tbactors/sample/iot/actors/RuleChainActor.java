@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.tbactors.api.AbstractTbActor;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
@@ -127,7 +125,7 @@ public class RuleChainActor extends AbstractTbActor {
         for (RuleNodeDefinition node : definition.nodes()) {
             TbActorId id = IotActorIds.ruleNode(ruleChainId, chainVersion, node.id());
             newNodes.put(node.id(), ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
-                    () -> new RuleNodeActor.Creator(services, id, node)));
+                    () -> new IotActorCreator(id, () -> new RuleNodeActor(services, id, node))));
         }
         Map<String, Map<String, List<String>>> newRoutes = new HashMap<>();
         for (RuleConnection connection : definition.connections()) {
@@ -139,29 +137,5 @@ public class RuleChainActor extends AbstractTbActor {
         routes = newRoutes;
         firstNodeId = definition.firstNodeId();
         version = chainVersion;
-    }
-
-    /** Makes a rule chain actor. */
-    static final class Creator implements TbActorCreator {
-
-        private final IotActorServices services;
-        private final UUID tenantId;
-        private final UUID ruleChainId;
-
-        Creator(IotActorServices services, UUID tenantId, UUID ruleChainId) {
-            this.services = services;
-            this.tenantId = tenantId;
-            this.ruleChainId = ruleChainId;
-        }
-
-        @Override
-        public TbActorId createActorId() {
-            return IotActorIds.ruleChain(ruleChainId);
-        }
-
-        @Override
-        public TbActor createActor() {
-            return new RuleChainActor(services, tenantId, ruleChainId);
-        }
     }
 }

@@ -4,8 +4,6 @@ import java.util.List;
 
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.ProcessFailureStrategy;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
@@ -80,29 +78,5 @@ public class RuleNodeActor extends AbstractTbActor {
     @Override
     public ProcessFailureStrategy onProcessFailure(TbActorMsg msg, Throwable t) {
         return ProcessFailureStrategy.resume();
-    }
-
-    /** Makes a rule node actor. */
-    static final class Creator implements TbActorCreator {
-
-        private final IotActorServices services;
-        private final TbActorId id;
-        private final RuleNodeDefinition definition;
-
-        Creator(IotActorServices services, TbActorId id, RuleNodeDefinition definition) {
-            this.services = services;
-            this.id = id;
-            this.definition = definition;
-        }
-
-        @Override
-        public TbActorId createActorId() {
-            return id;
-        }
-
-        @Override
-        public TbActor createActor() {
-            return new RuleNodeActor(services, id, definition);
-        }
     }
 }

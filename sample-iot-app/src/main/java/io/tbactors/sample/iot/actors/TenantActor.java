@@ -6,8 +6,6 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.tbactors.api.AbstractTbActor;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
@@ -74,8 +72,9 @@ public class TenantActor extends AbstractTbActor {
 
     private Optional<TbActorRef> deviceActor(DeviceDataMsg msg) {
         try {
-            return Optional.of(ctx.getOrCreateChildActor(IotActorIds.device(msg.deviceId()), () -> IotDispatchers.DEVICE,
-                    () -> new DeviceActor.Creator(services, tenantId, msg.deviceId())));
+            TbActorId id = IotActorIds.device(msg.deviceId());
+            return Optional.of(ctx.getOrCreateChildActor(id, () -> IotDispatchers.DEVICE,
+                    () -> new IotActorCreator(id, () -> new DeviceActor(services, tenantId, msg.deviceId()))));
         } catch (IllegalStateException stopping) {
             msg.onTbActorStopped(TbActorStopReason.STOPPED);
             return Optional.empty();
@@ -95,32 +94,10 @@ public class TenantActor extends AbstractTbActor {
     private void startRuleChain(RuleChain chain) {
         TbActorId id = IotActorIds.ruleChain(chain.id());
         TbActorRef ref = ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
-                () -> new RuleChainActor.Creator(services, tenantId, chain.id()));
+                () -> new IotActorCreator(id, () -> new RuleChainActor(services, tenantId, chain.id())));
         ruleChains.put(chain.id(), ref);
         if (chain.root()) {
             rootChain = ref;
-        }
-    }
-
-    /** Makes a tenant actor. */
-    static final class Creator implements TbActorCreator {
-
-        private final IotActorServices services;
-        private final UUID tenantId;
-
-        Creator(IotActorServices services, UUID tenantId) {
-            this.services = services;
-            this.tenantId = tenantId;
-        }
-
-        @Override
-        public TbActorId createActorId() {
-            return IotActorIds.tenant(tenantId);
-        }
-
-        @Override
-        public TbActor createActor() {
-            return new TenantActor(services, tenantId);
         }
     }
 }

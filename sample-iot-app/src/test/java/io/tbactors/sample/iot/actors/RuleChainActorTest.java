@@ -165,7 +165,8 @@ class RuleChainActorTest {
     private void start(long version, String chainJson) {
         chainIs(version, chainJson);
         IotActorServices services = new IotActorServices(mock(DeviceService.class), chainService, mocks.factory(), stats);
-        chainActor = system.createRootActor(IotDispatchers.RULE, new RuleChainActor.Creator(services, TENANT, CHAIN));
+        chainActor = system.createRootActor(IotDispatchers.RULE, new IotActorCreator(IotActorIds.ruleChain(CHAIN),
+                () -> new RuleChainActor(services, TENANT, CHAIN)));
     }
 
     private void chainIs(long version, String chainJson) {
