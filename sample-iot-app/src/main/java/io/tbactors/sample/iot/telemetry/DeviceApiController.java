@@ -92,9 +92,16 @@ public class DeviceApiController {
     private CompletableFuture<ResponseEntity<Object>> submit(Device device, String msgType, List<TsEntry> entries,
                                                              HttpServletRequest request) {
         CompletableFuture<Void> accepted = new CompletableFuture<>();
-        actorSystemContext.tell(new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, accepted));
-        long timeoutMs = properties.getDeviceApi().getReplyTimeout().toMillis();
         String path = request.getRequestURI();
+        try {
+            actorSystemContext.tell(new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, accepted));
+        } catch (IllegalStateException notStartedYet) {
+            // the web server starts a moment before the root actor exists
+            stats.deviceRejected();
+            return CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE,
+                    "The message was not accepted, send it again later: the actors are starting", path));
+        }
+        long timeoutMs = properties.getDeviceApi().getReplyTimeout().toMillis();
         return accepted.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((ok, failure) -> {
             if (failure == null) {
                 return ResponseEntity.ok().build();

@@ -40,7 +40,7 @@ class AlarmServiceTest {
     @Test
     void raisingWhenAnotherWriterRaisedTheSameTypeFirstUpdatesTheirAlarm() {
         Alarm theirs = active(1000, 0L);
-        when(repository.findByDeviceIdAndActiveType(DEVICE, "Hot")).thenReturn(Optional.empty(), Optional.of(theirs));
+        when(repository.findByDeviceIdAndActiveType(DEVICE, "Hot")).thenReturn(Optional.empty()).thenReturn(Optional.of(theirs));
         when(repository.save(any())).thenThrow(new DuplicateKeyException("alarm_one_active_uq"))
                 .thenAnswer(call -> call.getArgument(0));
 

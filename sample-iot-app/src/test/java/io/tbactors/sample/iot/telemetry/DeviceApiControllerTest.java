@@ -1,0 +1,86 @@
+package io.tbactors.sample.iot.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.spring.ActorSystemContext;
+import org.junit.jupiter.api.Test;
+import org.mockito.Mockito;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.mock.web.MockHttpServletRequest;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The device API's promise that a request always gets an answer, whatever the actor system does with the message.
+ */
+class DeviceApiControllerTest {
+
+    private static final Device DEVICE = new Device(UUID.randomUUID(), UUID.randomUUID(), "d", "t", "token", 0, 0L);
+
+    private final DeviceService deviceService = mock(DeviceService.class);
+    private final ActorSystemContext actorSystemContext = mock(ActorSystemContext.class);
+    private final SampleProperties properties = new SampleProperties();
+    private final IotStats stats = new IotStats();
+    private final DeviceApiController controller = new DeviceApiController(deviceService,
+            new DevicePayloadParser(JsonMapper.builder().build()), actorSystemContext, properties, stats);
+
+    DeviceApiControllerTest() {
+        when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
+    }
+
+    @Test
+    void aMessageTheActorsDropAnswers503() throws Exception {
+        Mockito.doAnswer(call -> {
+            call.getArgument(0, TbActorMsg.class).onTbActorStopped(TbActorStopReason.STOPPED);
+            return null;
+        }).when(actorSystemContext).tell(any());
+
+        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("its actor stopped (STOPPED)");
+        assertThat(stats.getDeviceRejected()).isEqualTo(1);
+    }
+
+    @Test
+    void aMessageNobodyAcceptsAnswers503AfterTheReplyTimeout() throws Exception {
+        properties.getDeviceApi().setReplyTimeout(Duration.ofMillis(50));
+
+        ResponseEntity<Object> response = controller.postAttributes("token", request()).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).endsWith("the actor system did not accept it in time");
+    }
+
+    @Test
+    void aMessageBeforeTheRootActorExistsAnswers503() throws Exception {
+        doThrow(new IllegalStateException("The root actor is not created yet")).when(actorSystemContext).tell(any());
+
+        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).endsWith("the actors are starting");
+    }
+
+    private static MockHttpServletRequest request() {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/v1/token/telemetry");
+        request.setContent("{\"a\": 1}".getBytes(StandardCharsets.UTF_8));
+        return request;
+    }
+}
