@@ -109,8 +109,8 @@ public class RuleChainActor extends AbstractTbActor {
         }
         RetireRuleNodeMsg retire = new RetireRuleNodeMsg();
         previous.values().forEach(node -> node.tell(retire));
-        log.info("[{}] Rule chain updated from version {} to {}: {} node actor(s) re-created", ruleChainId, previousVersion,
-                version, nodes.size());
+        log.info("[tenant {}] Rule chain {} updated from version {} to {}: {} node actor(s) re-created", tenantId, ruleChainId,
+                previousVersion, version, nodes.size());
     }
 
     private void load() {
