@@ -1,22 +1,67 @@
 package io.tbactors.benchmarks.creation;
 
-/** Creates children under one parent, one batch per parent. */
-interface ChildCreation extends AutoCloseable {
+import io.tbactors.benchmarks.support.Completion;
+
+/**
+ * Creates children under one parent, one batch per fresh parent, and stops them between batches. The bookkeeping is
+ * shared; each runtime says how to create, tell and stop a parent.
+ */
+abstract class ChildCreation implements AutoCloseable {
+
+    /** What a child reports: its start, and its stop. */
+    protected final ChildEvents events = new ChildEvents(new Completion(), new Completion());
+
+    private final String[] names;
+    private int generation;
+    private int lastCount;
+
+    ChildCreation(String[] names) {
+        this.names = names;
+    }
 
     /** Creates a fresh parent for the next batch. */
-    void prepare();
+    final void prepare() {
+        createParent("parent-" + generation++);
+    }
 
     /**
      * Asks the parent to create its children and waits until every child has started (its init ran).
      *
      * @param count how many children
      */
-    void createChildren(int count);
+    final void createChildren(int count) {
+        lastCount = count;
+        events.started().arm(count);
+        tellParent(new Spawn(names, count));
+        events.started().await();
+    }
 
     /** Stops the parent and waits until all its children are gone. */
-    void cleanUp();
+    final void cleanUp() {
+        events.stopped().arm(lastCount);
+        stopParent();
+        events.stopped().await();
+    }
+
+    /** @param name the new parent's name */
+    abstract void createParent(String name);
+
+    /** @param spawn the message to tell the current parent */
+    abstract void tellParent(Spawn spawn);
+
+    /** Stops the current parent, and with it its children. */
+    abstract void stopParent();
 
     /** Stops the runtime. */
     @Override
-    void close();
+    public abstract void close();
+
+    /**
+     * The completions a child counts down.
+     *
+     * @param started counted down when a child has started
+     * @param stopped counted down when a child has stopped
+     */
+    record ChildEvents(Completion started, Completion stopped) {
+    }
 }

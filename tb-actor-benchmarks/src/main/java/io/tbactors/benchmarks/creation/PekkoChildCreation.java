@@ -1,6 +1,5 @@
 package io.tbactors.benchmarks.creation;
 
-import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.Runtimes;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
@@ -8,39 +7,29 @@ import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.UntypedAbstractActor;
 
 /** A Pekko parent creating its children with {@code context.actorOf}. */
-final class PekkoChildCreation implements ChildCreation {
+final class PekkoChildCreation extends ChildCreation {
 
     private final ActorSystem system = Runtimes.newPekkoSystem("creation");
-    private final Completion started = new Completion();
-    private final Completion stopped = new Completion();
-    private final String[] names;
-    private int generation;
-    private int lastCount;
+    private final Props childProps = Props.create(Child.class, () -> new Child(events));
     private ActorRef parent;
 
     PekkoChildCreation(String[] names) {
-        this.names = names;
+        super(names);
     }
 
     @Override
-    public void prepare() {
-        Props childProps = Props.create(Child.class, () -> new Child(started, stopped));
-        parent = system.actorOf(Props.create(Parent.class, () -> new Parent(childProps)), "parent-" + generation++);
+    void createParent(String name) {
+        parent = system.actorOf(Props.create(Parent.class, () -> new Parent(childProps)), name);
     }
 
     @Override
-    public void createChildren(int count) {
-        lastCount = count;
-        started.arm(count);
-        parent.tell(new Spawn(names, count), ActorRef.noSender());
-        started.await();
+    void tellParent(Spawn spawn) {
+        parent.tell(spawn, ActorRef.noSender());
     }
 
     @Override
-    public void cleanUp() {
-        stopped.arm(lastCount);
+    void stopParent() {
         system.stop(parent);
-        stopped.await();
     }
 
     @Override
@@ -68,17 +57,15 @@ final class PekkoChildCreation implements ChildCreation {
     }
 
     private static final class Child extends UntypedAbstractActor {
-        private final Completion started;
-        private final Completion stopped;
+        private final ChildEvents events;
 
-        Child(Completion started, Completion stopped) {
-            this.started = started;
-            this.stopped = stopped;
+        Child(ChildEvents events) {
+            this.events = events;
         }
 
         @Override
         public void preStart() {
-            started.countDown();
+            events.started().countDown();
         }
 
         @Override
@@ -88,7 +75,7 @@ final class PekkoChildCreation implements ChildCreation {
 
         @Override
         public void postStop() {
-            stopped.countDown();
+            events.stopped().countDown();
         }
     }
 }

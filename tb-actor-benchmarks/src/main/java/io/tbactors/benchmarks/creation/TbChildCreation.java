@@ -8,46 +8,35 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbStringActorId;
-import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.Runtimes;
 import io.tbactors.benchmarks.support.TbCreator;
 import io.tbactors.core.DefaultTbActorSystem;
 
 /** A parent of ours creating its children the ThingsBoard way, with {@code getOrCreateChildActor}. */
-final class TbChildCreation implements ChildCreation {
+final class TbChildCreation extends ChildCreation {
 
     private final DefaultTbActorSystem system = Runtimes.newTbSystem();
-    private final Completion started = new Completion();
-    private final Completion stopped = new Completion();
-    private final String[] names;
-    private int generation;
-    private int lastCount;
     private TbActorId parentId;
     private TbActorRef parent;
 
     TbChildCreation(String[] names) {
-        this.names = names;
+        super(names);
     }
 
     @Override
-    public void prepare() {
-        parentId = new TbStringActorId("parent-" + generation++);
-        parent = system.createRootActor(Runtimes.DISPATCHER, new TbCreator(parentId, () -> new Parent(started, stopped)));
+    void createParent(String name) {
+        parentId = new TbStringActorId(name);
+        parent = system.createRootActor(Runtimes.DISPATCHER, new TbCreator(parentId, () -> new Parent(events)));
     }
 
     @Override
-    public void createChildren(int count) {
-        lastCount = count;
-        started.arm(count);
-        parent.tell(new Spawn(names, count));
-        started.await();
+    void tellParent(Spawn spawn) {
+        parent.tell(spawn);
     }
 
     @Override
-    public void cleanUp() {
-        stopped.arm(lastCount);
+    void stopParent() {
         system.stop(parentId);
-        stopped.await();
     }
 
     @Override
@@ -56,12 +45,10 @@ final class TbChildCreation implements ChildCreation {
     }
 
     private static final class Parent extends AbstractTbActor {
-        private final Completion started;
-        private final Completion stopped;
+        private final ChildEvents events;
 
-        Parent(Completion started, Completion stopped) {
-            this.started = started;
-            this.stopped = stopped;
+        Parent(ChildEvents events) {
+            this.events = events;
         }
 
         @Override
@@ -72,25 +59,23 @@ final class TbChildCreation implements ChildCreation {
             for (int i = 0; i < spawn.count(); i++) {
                 TbActorId childId = new TbStringActorId(spawn.names()[i]);
                 ctx.getOrCreateChildActor(childId, () -> Runtimes.DISPATCHER,
-                        () -> new TbCreator(childId, () -> new Child(started, stopped)), () -> true);
+                        () -> new TbCreator(childId, () -> new Child(events)), () -> true);
             }
             return true;
         }
     }
 
     private static final class Child extends AbstractTbActor {
-        private final Completion started;
-        private final Completion stopped;
+        private final ChildEvents events;
 
-        Child(Completion started, Completion stopped) {
-            this.started = started;
-            this.stopped = stopped;
+        Child(ChildEvents events) {
+            this.events = events;
         }
 
         @Override
         public void init(TbActorCtx ctx) throws TbActorException {
             super.init(ctx);
-            started.countDown();
+            events.started().countDown();
         }
 
         @Override
@@ -100,7 +85,7 @@ final class TbChildCreation implements ChildCreation {
 
         @Override
         public void destroy(TbActorStopReason stopReason, Throwable cause) {
-            stopped.countDown();
+            events.stopped().countDown();
         }
     }
 }
