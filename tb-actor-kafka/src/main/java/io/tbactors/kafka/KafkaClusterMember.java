@@ -1,0 +1,564 @@
+package io.tbactors.kafka;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.kafka.codec.TbActorMsgCodec;
+import io.tbactors.spring.ActorSystemContext;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import lombok.extern.slf4j.Slf4j;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * This node's membership of the cluster: one consumer in the group, on its own thread, that hands each record of
+ * the partitions it owns to the local root actor in partition order, commits offsets only up to the first record not
+ * yet completed, and on every ownership change lets the records in flight finish (bounded), commits, and tells the
+ * root actor a {@link TbPartitionChangeMsg}.
+ *
+ * <p>It starts after the root actor and stops before the web server's graceful shutdown and before the actors, so
+ * the records in flight at shutdown are still processed and committed, and other nodes take the partitions over.
+ */
+@Slf4j
+public class KafkaClusterMember implements SmartLifecycle {
+
+    /** Record header naming the codec's message type. */
+    public static final String TYPE_HEADER = "tb-msg-type";
+
+    /** Record header naming the entity type. */
+    public static final String ENTITY_TYPE_HEADER = "tb-entity-type";
+
+    /** Phase: after the actors start ({@code TbActorsLifecycle.PHASE}), stopping before the web server drains. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+    private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+    private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
+
+    private final TbClusterProperties properties;
+    private final Supplier<Consumer<String, byte[]>> consumerFactory;
+    private final TbActorMsgCodec codec;
+    private final ActorSystemContext actorSystemContext;
+    private final EntityDeliveries deliveries;
+    private final TopicPreparer topicPreparer;
+    private volatile PartitionTracker[] trackers = new PartitionTracker[0];
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final LongAdder consumed = new LongAdder();
+    private final LongAdder undecodable = new LongAdder();
+    private final LongAdder rebalances = new LongAdder();
+    private final LongAdder abandoned = new LongAdder();
+    private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
+    private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
+    private volatile boolean running;
+    private volatile int partitionCount;
+    private volatile Throwable lastError;
+    private volatile Consumer<String, byte[]> consumer;
+    private Thread thread;
+    private long lastCommitNanos;
+    private boolean paused;
+
+    /**
+     * @param properties the cluster's settings
+     * @param consumerFactory creates the consumer, configured for the group
+     * @param codec decodes the records
+     * @param actorSystemContext where the records go
+     * @param deliveries delivers to the root actor and redelivers what comes back
+     * @param topicPreparer creates the topic when asked to and tells its partition count
+     */
+    KafkaClusterMember(TbClusterProperties properties, Supplier<Consumer<String, byte[]>> consumerFactory, TbActorMsgCodec codec,
+                       ActorSystemContext actorSystemContext, EntityDeliveries deliveries, TopicPreparer topicPreparer) {
+        this.properties = properties;
+        this.consumerFactory = consumerFactory;
+        this.codec = codec;
+        this.actorSystemContext = actorSystemContext;
+        this.deliveries = deliveries;
+        this.topicPreparer = topicPreparer;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        partitionCount = topicPreparer.prepare();
+        PartitionTracker[] all = new PartitionTracker[partitionCount];
+        for (int partition = 0; partition < partitionCount; partition++) {
+            all[partition] = new PartitionTracker(partition, inFlight);
+        }
+        trackers = all;
+        consumer = consumerFactory.get();
+        running = true;
+        state = TbClusterMemberState.JOINING;
+        thread = new Thread(this::run, "tb-cluster-" + properties.getGroupId());
+        thread.setDaemon(true);
+        thread.start();
+        log.info("Joining consumer group '{}' on topic '{}' ({} partitions)", properties.getGroupId(), properties.getTopic(),
+                partitionCount);
+    }
+
+    @Override
+    public void stop() {
+        Thread consumerThread;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            state = TbClusterMemberState.STOPPING;
+            consumerThread = thread;
+        }
+        consumer.wakeup();
+        try {
+            if (!stopped.await(properties.getRevocationTimeout().toMillis() + 15_000, TimeUnit.MILLISECONDS)) {
+                log.warn("The consumer thread of group '{}' did not end in time", properties.getGroupId());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.info("Left consumer group '{}' ({})", properties.getGroupId(), consumerThread.getName());
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    private void run() {
+        try {
+            consumer.subscribe(List.of(properties.getTopic()), new RebalanceListener());
+            while (running) {
+                pollOnce();
+            }
+        } finally {
+            try {
+                revoke(getOwnedPartitions(), true);
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
+            } catch (RuntimeException e) {
+                log.warn("Closing the consumer of group '{}' failed", properties.getGroupId(), e);
+            }
+            state = TbClusterMemberState.STOPPED;
+            stopped.countDown();
+        }
+    }
+
+    private void pollOnce() {
+        try {
+            ConsumerRecords<String, byte[]> records = consumer.poll(properties.getPollTimeout());
+            for (ConsumerRecord<String, byte[]> record : records) {
+                hand(record);
+            }
+            consumed.add(records.count());
+            if (state == TbClusterMemberState.FAILED) {
+                state = TbClusterMemberState.ACTIVE;
+            }
+            afterPoll();
+        } catch (WakeupException e) {
+            if (running) {
+                log.debug("Consumer woken up while running; polling on");
+            }
+        } catch (RuntimeException e) {
+            lastError = e;
+            state = TbClusterMemberState.FAILED;
+            log.error("Polling topic '{}' failed; retrying in {}", properties.getTopic(), RETRY_BACKOFF, e);
+            try {
+                stopped.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                running = false;
+            }
+        }
+    }
+
+    private void hand(ConsumerRecord<String, byte[]> record) {
+        PartitionTracker tracker = tracker(record.partition());
+        if (tracker == null) {
+            return;
+        }
+        int generation = tracker.generation();
+        if (!tracker.isActive(generation)) {
+            return;
+        }
+        TbActorMsg msg;
+        UUID entityId;
+        String entityType;
+        try {
+            entityId = UUID.fromString(record.key());
+            entityType = requiredHeader(record, ENTITY_TYPE_HEADER);
+            msg = codec.decode(requiredHeader(record, TYPE_HEADER), record.value());
+        } catch (RuntimeException e) {
+            undecodable.increment();
+            tracker.skipped(record.offset());
+            undecodableLog.warn(suppressed -> log.warn("Skipped undecodable record {}-{}@{} ({} more since the last report): {}",
+                    record.topic(), record.partition(), record.offset(), suppressed, e.toString()));
+            return;
+        }
+        long offset = record.offset();
+        tracker.handed(offset);
+        deliveries.deliver(entityType, entityId, msg, record.partition(), true, () -> tracker.isCurrent(generation),
+                new EntityDeliveries.Outcome() {
+                    @Override
+                    public void processed() {
+                        tracker.completed(generation, offset);
+                    }
+
+                    @Override
+                    public void notProcessed(TbActorStopReason reason, Throwable cause) {
+                        tracker.completed(generation, offset);
+                    }
+                });
+    }
+
+    private static String requiredHeader(ConsumerRecord<?, ?> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        if (header == null || header.value() == null) {
+            throw new IllegalArgumentException("the record has no '" + name + "' header");
+        }
+        return new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private void afterPoll() {
+        List<TopicPartition> withoutTarget = new ArrayList<>();
+        List<PartitionTracker> owned = ownedTrackers();
+        for (PartitionTracker tracker : owned) {
+            TopicPartition tp = topicPartition(tracker.partition());
+            tracker.lag(consumer.currentLag(tp).orElse(-1));
+            if (tracker.needsCatchUpTarget()) {
+                withoutTarget.add(tp);
+            } else if (tracker.state() == PartitionTracker.State.CATCHING_UP) {
+                tracker.caughtUpAt(position(tp));
+            }
+        }
+        if (!withoutTarget.isEmpty()) {
+            setCatchUpTargets(withoutTarget);
+        }
+        applyBackPressure();
+        if (System.nanoTime() - lastCommitNanos >= properties.getCommitInterval().toNanos()) {
+            commit(owned, false);
+            lastCommitNanos = System.nanoTime();
+        }
+    }
+
+    private long position(TopicPartition tp) {
+        try {
+            return consumer.position(tp, Duration.ZERO);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void setCatchUpTargets(List<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, METADATA_TIMEOUT);
+            ends.forEach((tp, end) -> {
+                PartitionTracker tracker = tracker(tp.partition());
+                if (tracker != null) {
+                    tracker.catchUpTo(end);
+                    tracker.caughtUpAt(position(tp));
+                }
+            });
+        } catch (RuntimeException e) {
+            log.debug("End offsets of {} not known yet: {}", partitions, e.toString());
+        }
+    }
+
+    private void applyBackPressure() {
+        int max = properties.getMaxInFlight();
+        if (!paused && inFlight.get() >= max) {
+            consumer.pause(consumer.assignment());
+            paused = true;
+            log.debug("{} records in flight: fetching paused", inFlight.get());
+        } else if (paused && inFlight.get() <= max / 2) {
+            consumer.resume(consumer.paused());
+            paused = false;
+        }
+    }
+
+    private void commit(Collection<PartitionTracker> toCommit, boolean sync) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        Map<Integer, Long> positions = new HashMap<>();
+        for (PartitionTracker tracker : toCommit) {
+            long offset = tracker.committable();
+            if (offset >= 0) {
+                offsets.put(topicPartition(tracker.partition()), new OffsetAndMetadata(offset));
+                positions.put(tracker.partition(), offset);
+            }
+        }
+        if (offsets.isEmpty()) {
+            return;
+        }
+        if (sync) {
+            try {
+                commitSync(offsets);
+                positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
+                        .forEach(t -> t.committedAt(offset)));
+            } catch (RuntimeException e) {
+                log.warn("Committing {} failed; their records after the last commit will be delivered again", offsets.keySet(), e);
+            }
+        } else {
+            consumer.commitAsync(offsets, (committed, error) -> {
+                if (error != null) {
+                    log.debug("Committing {} failed; retried at the next interval: {}", committed.keySet(), error.toString());
+                    return;
+                }
+                positions.forEach((partition, offset) -> {
+                    PartitionTracker tracker = tracker(partition);
+                    if (tracker != null) {
+                        tracker.committedAt(offset);
+                    }
+                });
+            });
+        }
+    }
+
+    private void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            consumer.commitSync(offsets, METADATA_TIMEOUT);
+        } catch (WakeupException e) {
+            // the wake-up meant for a poll at shutdown: the commit still matters
+            consumer.commitSync(offsets, METADATA_TIMEOUT);
+        }
+    }
+
+    /**
+     * Gives partitions up: stops local sends and records for them, waits (bounded) for what is in flight, commits
+     * and tells the root actor.
+     */
+    private void revoke(Collection<Integer> partitions, boolean commit) {
+        List<PartitionTracker> revoked = new ArrayList<>();
+        for (Integer partition : partitions) {
+            PartitionTracker tracker = tracker(partition);
+            if (tracker != null && tracker.isOwned()) {
+                revoked.add(tracker);
+            }
+        }
+        if (revoked.isEmpty()) {
+            return;
+        }
+        if (commit) {
+            long deadline = System.nanoTime() + properties.getRevocationTimeout().toNanos();
+            for (PartitionTracker tracker : revoked) {
+                awaitInFlight(tracker, deadline);
+            }
+            commit(revoked, true);
+        }
+        Set<Integer> ids = new TreeSet<>();
+        for (PartitionTracker tracker : revoked) {
+            tracker.release();
+            ids.add(tracker.partition());
+        }
+        log.info("Partitions {} of '{}' {}; owned now {}", ids, properties.getTopic(), commit ? "revoked" : "lost", getOwnedPartitions());
+        partitionsChanged(ids, Set.of());
+    }
+
+    private void awaitInFlight(PartitionTracker tracker, long deadline) {
+        try {
+            if (!tracker.beginRevoke(Math.max(0, deadline - System.nanoTime()))) {
+                abandoned.add(tracker.inFlight());
+                log.warn("Partition {} revoked with {} record(s) still in flight after {}; the next owner delivers them again",
+                        tracker.partition(), tracker.inFlight(), properties.getRevocationTimeout());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void assign(Collection<Integer> partitions) {
+        Set<Integer> ids = new TreeSet<>();
+        for (Integer partition : partitions) {
+            PartitionTracker tracker = tracker(partition);
+            if (tracker == null) {
+                log.warn("Partition {} of '{}' was added after this node started; restart the node to take it", partition,
+                        properties.getTopic());
+                continue;
+            }
+            tracker.assign();
+            ids.add(partition);
+        }
+        if (!ids.isEmpty()) {
+            log.info("Partitions {} of '{}' assigned; owned now {}", ids, properties.getTopic(), getOwnedPartitions());
+        }
+        partitionsChanged(Set.of(), ids);
+    }
+
+    private void partitionsChanged(Set<Integer> revoked, Set<Integer> assigned) {
+        rebalances.increment();
+        assignmentListeners.forEach(Runnable::run);
+        if (revoked.isEmpty() && assigned.isEmpty()) {
+            return;
+        }
+        try {
+            actorSystemContext.tellWithHighPriority(new TbPartitionChangeMsg(getOwnedPartitions(), revoked, assigned, partitionCount));
+        } catch (RuntimeException e) {
+            log.warn("Could not tell the root actor that partitions changed (revoked {}, assigned {}): {}", revoked, assigned,
+                    e.getMessage());
+        }
+    }
+
+    private TopicPartition topicPartition(int partition) {
+        return new TopicPartition(properties.getTopic(), partition);
+    }
+
+    private static List<Integer> ours(Collection<TopicPartition> partitions, String topic) {
+        return partitions.stream().filter(tp -> tp.topic().equals(topic)).map(TopicPartition::partition).toList();
+    }
+
+    /**
+     * @param partition a partition of the topic
+     * @return its tracker while this node owns it, or null
+     */
+    PartitionTracker tracker(int partition) {
+        PartitionTracker[] all = trackers;
+        return partition >= 0 && partition < all.length ? all[partition] : null;
+    }
+
+    private List<PartitionTracker> ownedTrackers() {
+        List<PartitionTracker> owned = new ArrayList<>();
+        for (PartitionTracker tracker : trackers) {
+            if (tracker.isOwned()) {
+                owned.add(tracker);
+            }
+        }
+        return owned;
+    }
+
+    /** @param listener run on the consumer thread after every ownership change */
+    public void addAssignmentListener(Runnable listener) {
+        assignmentListeners.add(listener);
+    }
+
+    /** @return the member's state */
+    public TbClusterMemberState getState() {
+        return state;
+    }
+
+    /** @return the last failure of a poll, or null */
+    public Throwable getLastError() {
+        return lastError;
+    }
+
+    /** @return the partitions this node owns now, sorted */
+    public Set<Integer> getOwnedPartitions() {
+        Set<Integer> owned = new TreeSet<>();
+        ownedTrackers().forEach(tracker -> owned.add(tracker.partition()));
+        return owned;
+    }
+
+    /** @return the topic's partition count as known at start, 0 before */
+    public int getPartitionCount() {
+        return partitionCount;
+    }
+
+    /** @return the consumer lag of each owned partition (-1 while unknown), by partition */
+    public Map<Integer, Long> getLagByPartition() {
+        Map<Integer, Long> lag = new TreeMap<>();
+        ownedTrackers().forEach(tracker -> lag.put(tracker.partition(), tracker.lag()));
+        return lag;
+    }
+
+    /**
+     * @param partition a partition
+     * @return its consumer lag, or -1 when it is not owned or not known yet
+     */
+    public long getLag(int partition) {
+        PartitionTracker tracker = tracker(partition);
+        return tracker == null ? -1 : tracker.lag();
+    }
+
+    /** @return records handed to the actors and not yet completed */
+    public int getRecordsInFlight() {
+        return inFlight.get();
+    }
+
+    /** @return records polled since start */
+    public long getConsumedCount() {
+        return consumed.sum();
+    }
+
+    /** @return records skipped because they could not be decoded */
+    public long getUndecodableCount() {
+        return undecodable.sum();
+    }
+
+    /** @return ownership changes (assignments, revocations, losses) since start */
+    public long getRebalanceCount() {
+        return rebalances.sum();
+    }
+
+    /**
+     * @return records still in flight when their partition was given up after the bounded wait: the next owner
+     *     delivers them again, so they may be processed twice
+     */
+    public long getAbandonedCount() {
+        return abandoned.sum();
+    }
+
+    /** @return deliveries that came back unprocessed and were delivered again */
+    public long getRedeliveredCount() {
+        return deliveries.getRedeliveredCount();
+    }
+
+    /** @return messages given up after every delivery came back unprocessed */
+    public long getNotProcessedCount() {
+        return deliveries.getNotProcessedCount();
+    }
+
+    /** @return messages whose processing the actor reported as failed */
+    public long getFailedCount() {
+        return deliveries.getFailedCount();
+    }
+
+    /** @return the cluster's settings */
+    public TbClusterProperties getProperties() {
+        return properties;
+    }
+
+    private final class RebalanceListener implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            revoke(ours(partitions, properties.getTopic()), true);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            revoke(ours(partitions, properties.getTopic()), false);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (running) {
+                state = TbClusterMemberState.ACTIVE;
+            }
+            assign(ours(partitions, properties.getTopic()));
+        }
+    }
+}

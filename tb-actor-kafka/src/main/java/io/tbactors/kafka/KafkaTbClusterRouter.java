@@ -1,0 +1,133 @@
+package io.tbactors.kafka;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.kafka.codec.TbActorMsgCodec;
+import io.tbactors.kafka.codec.TbEncodedMsg;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
+
+/**
+ * The router of a cluster member: a message for an entity whose partition this node owns (and has read up to its
+ * assignment) is told locally; any other goes to Kafka, keyed by the entity id, on the entity's partition.
+ *
+ * <p>A local message that comes back unprocessed because the partition was given up meanwhile is sent through Kafka
+ * to the new owner rather than failed.
+ */
+public class KafkaTbClusterRouter implements TbClusterRouter {
+
+    private final TbClusterProperties properties;
+    private final KafkaClusterMember member;
+    private final KafkaTemplate<String, byte[]> kafkaTemplate;
+    private final TbActorMsgCodec codec;
+    private final EntityDeliveries deliveries;
+    private final LongAdder sentLocally = new LongAdder();
+    private final LongAdder sentRemotely = new LongAdder();
+    private volatile int partitionCount;
+
+    KafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member, KafkaTemplate<String, byte[]> kafkaTemplate,
+                         TbActorMsgCodec codec, EntityDeliveries deliveries) {
+        this.properties = properties;
+        this.member = member;
+        this.kafkaTemplate = kafkaTemplate;
+        this.codec = codec;
+        this.deliveries = deliveries;
+    }
+
+    @Override
+    public CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg) {
+        EntityDeliveries.requireValid(entityType, entityId, msg);
+        codec.checkEncodable(msg.getClass());
+        int partition = EntityPartitioner.partition(entityId, partitionCount());
+        PartitionTracker tracker = properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED
+                ? member.tracker(partition) : null;
+        if (tracker == null) {
+            return sendRemotely(entityType, entityId, msg, partition, null);
+        }
+        if (tracker.route() == PartitionTracker.Route.KAFKA) {
+            return sendRemotely(entityType, entityId, msg, partition, tracker);
+        }
+        sentLocally.increment();
+        return deliveries.deliverLocally(entityType, entityId, msg, partition,
+                () -> tracker.state() == PartitionTracker.State.OWNED, tracker::releaseLocal,
+                reason -> resendRemotely(entityType, entityId, msg, partition, tracker));
+    }
+
+    private CompletableFuture<Void> resendRemotely(String entityType, UUID entityId, TbActorMsg msg, int partition,
+                                                   PartitionTracker tracker) {
+        if (tracker.route() == PartitionTracker.Route.LOCAL) {
+            // owned again meanwhile: the root refused it for another reason, which a retry would not change
+            tracker.releaseLocal();
+            return CompletableFuture.failedFuture(new TbClusterDeliveryException("The message for " + entityType + "|" + entityId
+                    + " was not processed by this node, which owns its partition", null, null));
+        }
+        return sendRemotely(entityType, entityId, msg, partition, tracker);
+    }
+
+    @Override
+    public boolean isLocal(UUID entityId) {
+        PartitionTracker tracker = member.tracker(EntityPartitioner.partition(entityId, partitionCount()));
+        return properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED && tracker != null
+                && tracker.state() == PartitionTracker.State.OWNED;
+    }
+
+    /**
+     * @param tracker when not null, the partition's tracker, told the record's offset once Kafka answers (it holds the
+     *     switch to local sends back until then); its reservation is taken already
+     */
+    private CompletableFuture<Void> sendRemotely(String entityType, UUID entityId, TbActorMsg msg, int partition,
+                                                 PartitionTracker tracker) {
+        TbEncodedMsg encoded;
+        try {
+            encoded = codec.encode(msg);
+        } catch (RuntimeException e) {
+            if (tracker != null) {
+                tracker.remoteAnswered(-1);
+            }
+            throw e;
+        }
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(properties.getTopic(), partition,
+                EntityPartitioner.key(entityId), encoded.payload());
+        record.headers().add(KafkaClusterMember.TYPE_HEADER, encoded.type().getBytes(StandardCharsets.UTF_8));
+        record.headers().add(KafkaClusterMember.ENTITY_TYPE_HEADER, entityType.getBytes(StandardCharsets.UTF_8));
+        sentRemotely.increment();
+        CompletableFuture<SendResult<String, byte[]>> sent;
+        try {
+            sent = kafkaTemplate.send(record);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        if (tracker != null) {
+            sent = sent.whenComplete((result, error) ->
+                    tracker.remoteAnswered(error == null ? result.getRecordMetadata().offset() : -1));
+        }
+        return sent.thenApply(result -> null);
+    }
+
+    private int partitionCount() {
+        int count = member.getPartitionCount();
+        if (count > 0) {
+            return count;
+        }
+        count = partitionCount;
+        if (count <= 0) {
+            count = kafkaTemplate.partitionsFor(properties.getTopic()).size();
+            partitionCount = count;
+        }
+        return count;
+    }
+
+    /** @return messages told locally because this node owned the entity's partition */
+    public long getSentLocallyCount() {
+        return sentLocally.sum();
+    }
+
+    /** @return messages sent through Kafka */
+    public long getSentRemotelyCount() {
+        return sentRemotely.sum();
+    }
+}

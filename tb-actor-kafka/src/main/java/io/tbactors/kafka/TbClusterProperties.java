@@ -1,0 +1,273 @@
+package io.tbactors.kafka;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.spring.InvalidTbActorsPropertyException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Scale-out over Kafka, under {@code tb.actors.cluster}: every node of the application joins one consumer group on
+ * one topic; each node owns some of its partitions and the entities whose ids hash to them.
+ */
+@ConfigurationProperties(prefix = TbClusterProperties.PREFIX)
+public class TbClusterProperties {
+
+    /** Prefix of the cluster's properties. */
+    public static final String PREFIX = "tb.actors.cluster";
+
+    /** Whether messages for entities are routed through Kafka to the node owning the entity's partition. */
+    private boolean enabled;
+
+    /** Topic that carries the messages for entities; every node of the application uses the same. */
+    private String topic = "tb-actors.entities";
+
+    /** Consumer group every node of the application joins. */
+    private String groupId = "tb-actors";
+
+    /** Kafka servers to connect to; unset uses those of spring.kafka.bootstrap-servers. */
+    private List<String> bootstrapServers = new ArrayList<>();
+
+    /** Whether to create the topic at start-up when it does not exist. */
+    private boolean createTopic = true;
+
+    /** Partitions of the topic when this node creates it; at least 1. More partitions allow more nodes. */
+    private int partitions = 12;
+
+    /** Replication factor of the topic when this node creates it; at least 1. */
+    private short replicationFactor = 1;
+
+    /** When a message for an entity owned by this node is told directly, without going through Kafka. */
+    private LocalDelivery localDelivery = LocalDelivery.OWNED;
+
+    /** Longest time one poll of the consumer waits for records. */
+    private Duration pollTimeout = Duration.ofMillis(200);
+
+    /** How often the offsets of completed records are committed. */
+    private Duration commitInterval = Duration.ofSeconds(1);
+
+    /** Records handed to the actors and not yet completed above which the node stops fetching; at least 1. */
+    private int maxInFlight = 1000;
+
+    /** Longest wait, on revocation and shutdown, for the records of the partitions given up to complete. */
+    private Duration revocationTimeout = Duration.ofSeconds(10);
+
+    /** Times a message that came back unprocessed (actor stopped or passivated meanwhile) is delivered again; 0 or more. */
+    private int maxRedeliveries = 3;
+
+    /** Delay before delivering an unprocessed message again, multiplied by the attempt. */
+    private Duration redeliveryDelay = Duration.ofMillis(100);
+
+    /** Message types that may cross the wire with the default JSON codec, by the name written in each record. */
+    private Map<String, Class<?>> messageTypes = new LinkedHashMap<>();
+
+    /** Additional Kafka consumer properties, such as session.timeout.ms; they override the defaults. */
+    private Map<String, String> consumer = new LinkedHashMap<>();
+
+    /** Additional Kafka producer properties, such as linger.ms; they override the defaults. */
+    private Map<String, String> producer = new LinkedHashMap<>();
+
+    /** When a message for an entity may skip Kafka. */
+    public enum LocalDelivery {
+        /**
+         * Told directly when this node owns the entity's partition (and has read it up to its assignment). Messages
+         * of one sender keep their order; messages for one entity sent at the same time through different nodes
+         * have no order relative to each other.
+         */
+        OWNED,
+        /** Always through Kafka: one order per entity across all senders, at the cost of a round trip to Kafka. */
+        NEVER
+    }
+
+    /**
+     * Checks the values a cluster member cannot run with.
+     *
+     * @throws InvalidTbActorsPropertyException naming the property and what it may be
+     */
+    public void validate() {
+        requireText("topic", topic);
+        requireText("group-id", groupId);
+        atLeast("partitions", partitions, 1);
+        atLeast("replication-factor", replicationFactor, 1);
+        atLeast("max-in-flight", maxInFlight, 1);
+        atLeast("max-redeliveries", maxRedeliveries, 0);
+        positive("poll-timeout", pollTimeout);
+        positive("commit-interval", commitInterval);
+        positive("revocation-timeout", revocationTimeout);
+        positive("redelivery-delay", redeliveryDelay);
+        messageTypes.forEach((name, type) -> {
+            if (type == null || !TbActorMsg.class.isAssignableFrom(type)) {
+                throw new InvalidTbActorsPropertyException(PREFIX + ".message-types." + name, type == null ? null : type.getName(),
+                        "the name of a class that implements " + TbActorMsg.class.getName());
+            }
+        });
+    }
+
+    private static void requireText(String name, String value) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidTbActorsPropertyException(PREFIX + "." + name, value, "a non-blank name");
+        }
+    }
+
+    private static void atLeast(String name, int value, int minimum) {
+        if (value < minimum) {
+            throw new InvalidTbActorsPropertyException(PREFIX + "." + name, value, "a whole number of at least " + minimum);
+        }
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value == null || value.isZero() || value.isNegative()) {
+            throw new InvalidTbActorsPropertyException(PREFIX + "." + name, value, "a positive duration, such as 10s or 500ms");
+        }
+    }
+
+    /**
+     * @return the message types, checked to be messages
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, Class<? extends TbActorMsg>> messageTypesAsMessages() {
+        validate();
+        Map<String, Class<? extends TbActorMsg>> types = new LinkedHashMap<>();
+        messageTypes.forEach((name, type) -> types.put(name, (Class<? extends TbActorMsg>) type));
+        return types;
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getTopic() {
+        return topic;
+    }
+
+    public void setTopic(String topic) {
+        this.topic = topic;
+    }
+
+    public String getGroupId() {
+        return groupId;
+    }
+
+    public void setGroupId(String groupId) {
+        this.groupId = groupId;
+    }
+
+    public List<String> getBootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public void setBootstrapServers(List<String> bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public boolean isCreateTopic() {
+        return createTopic;
+    }
+
+    public void setCreateTopic(boolean createTopic) {
+        this.createTopic = createTopic;
+    }
+
+    public int getPartitions() {
+        return partitions;
+    }
+
+    public void setPartitions(int partitions) {
+        this.partitions = partitions;
+    }
+
+    public short getReplicationFactor() {
+        return replicationFactor;
+    }
+
+    public void setReplicationFactor(short replicationFactor) {
+        this.replicationFactor = replicationFactor;
+    }
+
+    public LocalDelivery getLocalDelivery() {
+        return localDelivery;
+    }
+
+    public void setLocalDelivery(LocalDelivery localDelivery) {
+        this.localDelivery = localDelivery;
+    }
+
+    public Duration getPollTimeout() {
+        return pollTimeout;
+    }
+
+    public void setPollTimeout(Duration pollTimeout) {
+        this.pollTimeout = pollTimeout;
+    }
+
+    public Duration getCommitInterval() {
+        return commitInterval;
+    }
+
+    public void setCommitInterval(Duration commitInterval) {
+        this.commitInterval = commitInterval;
+    }
+
+    public int getMaxInFlight() {
+        return maxInFlight;
+    }
+
+    public void setMaxInFlight(int maxInFlight) {
+        this.maxInFlight = maxInFlight;
+    }
+
+    public Duration getRevocationTimeout() {
+        return revocationTimeout;
+    }
+
+    public void setRevocationTimeout(Duration revocationTimeout) {
+        this.revocationTimeout = revocationTimeout;
+    }
+
+    public int getMaxRedeliveries() {
+        return maxRedeliveries;
+    }
+
+    public void setMaxRedeliveries(int maxRedeliveries) {
+        this.maxRedeliveries = maxRedeliveries;
+    }
+
+    public Duration getRedeliveryDelay() {
+        return redeliveryDelay;
+    }
+
+    public void setRedeliveryDelay(Duration redeliveryDelay) {
+        this.redeliveryDelay = redeliveryDelay;
+    }
+
+    public Map<String, Class<?>> getMessageTypes() {
+        return messageTypes;
+    }
+
+    public void setMessageTypes(Map<String, Class<?>> messageTypes) {
+        this.messageTypes = messageTypes;
+    }
+
+    public Map<String, String> getConsumer() {
+        return consumer;
+    }
+
+    public void setConsumer(Map<String, String> consumer) {
+        this.consumer = consumer;
+    }
+
+    public Map<String, String> getProducer() {
+        return producer;
+    }
+
+    public void setProducer(Map<String, String> producer) {
+        this.producer = producer;
+    }
+}

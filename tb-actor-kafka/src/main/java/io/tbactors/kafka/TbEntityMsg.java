@@ -1,0 +1,178 @@
+package io.tbactors.kafka;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbEntityActorId;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A message for one entity, delivered to the root actor of the node that owns the entity's partition. The root
+ * forwards this envelope (not only its payload) to the entity's actor, and that actor calls {@link #onProcessed()}
+ * once it has handled the payload, or {@link #onFailure(Throwable)} when handling it failed.
+ *
+ * <p>That call is what lets the cluster commit the record's offset (at-least-once: a record is never committed before
+ * it was processed or told why it was not) and what completes a local {@link TbClusterRouter#send}. An envelope that
+ * never reaches an actor, or whose actor stops first, is completed by {@link #onTbActorStopped} and delivered again
+ * up to {@code tb.actors.cluster.max-redeliveries} times. Only the first completion counts.
+ */
+public final class TbEntityMsg implements TbActorMsg {
+
+    private final String entityType;
+    private final UUID entityId;
+    private final TbActorMsg payload;
+    private final int partition;
+    private final boolean remote;
+    private final Completion completion;
+    private final BooleanSupplier current;
+    private final AtomicBoolean completed = new AtomicBoolean();
+
+    TbEntityMsg(String entityType, UUID entityId, TbActorMsg payload, int partition, boolean remote, Completion completion,
+                BooleanSupplier current) {
+        this.entityType = entityType;
+        this.entityId = entityId;
+        this.payload = payload;
+        this.partition = partition;
+        this.remote = remote;
+        this.completion = completion;
+        this.current = current;
+    }
+
+    /**
+     * An envelope that only reports to the given callbacks; for tests of actors that handle envelopes.
+     *
+     * @param entityType the entity's type
+     * @param entityId the entity's id
+     * @param payload the message for the entity
+     * @param onProcessed run on {@link #onProcessed()}
+     * @param onNotProcessed run on {@link #onFailure} and {@link #onTbActorStopped}
+     * @return the envelope
+     */
+    public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, Runnable onProcessed,
+                                 Runnable onNotProcessed) {
+        return new TbEntityMsg(entityType, entityId, payload, -1, false, new Completion() {
+            @Override
+            public void processed() {
+                onProcessed.run();
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                onNotProcessed.run();
+            }
+
+            @Override
+            public void notProcessed(TbActorStopReason reason) {
+                onNotProcessed.run();
+            }
+        }, () -> true);
+    }
+
+    /** @return the entity's type, such as {@code DEVICE} */
+    public String getEntityType() {
+        return entityType;
+    }
+
+    /** @return the entity's id, the key of its partition */
+    public UUID getEntityId() {
+        return entityId;
+    }
+
+    /** @return the id of the entity's actor */
+    public TbEntityActorId getActorId() {
+        return new TbEntityActorId(entityType, entityId);
+    }
+
+    /** @return the message for the entity */
+    public TbActorMsg getPayload() {
+        return payload;
+    }
+
+    /** @return the entity's partition, or -1 when clustering is off */
+    public int getPartition() {
+        return partition;
+    }
+
+    /** @return whether the message came through Kafka rather than from a local send */
+    public boolean isRemote() {
+        return remote;
+    }
+
+    /**
+     * @return whether this node gave the entity's partition up after the message was handed over: another node owns
+     *     the entity now and gets the message too (from Kafka, or re-sent there), so processing it here would
+     *     process it twice and race the new owner
+     */
+    public boolean isObsolete() {
+        return !current.getAsBoolean();
+    }
+
+    /**
+     * Completes an obsolete message as not processed, so that it is left to the entity's new owner. Call it first
+     * thing in the actors that handle envelopes, the root included:
+     *
+     * <pre>{@code
+     * if (entityMsg.discardIfObsolete()) {
+     *     return true;
+     * }
+     * }</pre>
+     *
+     * @return whether the message was obsolete and is now completed
+     */
+    public boolean discardIfObsolete() {
+        if (isObsolete()) {
+            onTbActorStopped(TbActorStopReason.STOPPED);
+            return true;
+        }
+        return false;
+    }
+
+    /** @return whether one of the completion methods has been called */
+    public boolean isCompleted() {
+        return completed.get();
+    }
+
+    /** Reports that the payload was handled. Call once; later calls are ignored. */
+    public void onProcessed() {
+        if (completed.compareAndSet(false, true)) {
+            completion.processed();
+        }
+    }
+
+    /**
+     * Reports that handling the payload failed. The message is not delivered again (that could block its
+     * partition); a local sender sees the failure.
+     *
+     * @param cause why it failed
+     */
+    public void onFailure(Throwable cause) {
+        Objects.requireNonNull(cause, "cause must not be null");
+        if (completed.compareAndSet(false, true)) {
+            completion.failed(cause);
+        }
+    }
+
+    @Override
+    public void onTbActorStopped(TbActorStopReason reason) {
+        if (completed.compareAndSet(false, true)) {
+            completion.notProcessed(reason);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TbEntityMsg[" + entityType + "|" + entityId + ", partition " + partition + ", " + payload.getClass().getSimpleName() + "]";
+    }
+
+    /** What happens when an envelope completes: exactly one of these is called, once. */
+    interface Completion {
+
+        void processed();
+
+        void failed(Throwable cause);
+
+        void notProcessed(TbActorStopReason reason);
+    }
+}

@@ -1,0 +1,103 @@
+package io.tbactors.kafka.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.tbactors.kafka.KafkaClusterMember;
+import io.tbactors.kafka.KafkaTbClusterRouter;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Meters of this node's cluster membership: partitions owned, consumer lag of each owned partition (the rows come
+ * and go with ownership), records in flight, and counters of records and messages.
+ */
+public class TbClusterMeterBinder implements MeterBinder {
+
+    /** Gauge of the partitions this node owns. */
+    public static final String PARTITIONS_OWNED = "tb.actors.cluster.partitions.owned";
+
+    /** Gauge of the consumer lag, tag {@code partition}, one row per owned partition. */
+    public static final String CONSUMER_LAG = "tb.actors.cluster.consumer.lag";
+
+    /** Gauge of the records handed to the actors and not yet completed. */
+    public static final String RECORDS_IN_FLIGHT = "tb.actors.cluster.records.in.flight";
+
+    /** Counter of records polled. */
+    public static final String RECORDS_CONSUMED = "tb.actors.cluster.records.consumed";
+
+    /** Counter of records skipped because they could not be decoded. */
+    public static final String RECORDS_UNDECODABLE = "tb.actors.cluster.records.undecodable";
+
+    /** Counter of records still in flight when their partition was given up; the next owner delivers them again. */
+    public static final String RECORDS_ABANDONED = "tb.actors.cluster.records.abandoned";
+
+    /** Counter of messages given up after every delivery came back unprocessed. */
+    public static final String MESSAGES_NOT_PROCESSED = "tb.actors.cluster.messages.not.processed";
+
+    /** Counter of messages whose actor reported a processing failure. */
+    public static final String MESSAGES_FAILED = "tb.actors.cluster.messages.failed";
+
+    /** Counter of deliveries repeated after a message came back unprocessed. */
+    public static final String MESSAGES_REDELIVERED = "tb.actors.cluster.messages.redelivered";
+
+    /** Counter of messages sent, tag {@code route}: {@code local} or {@code kafka}. */
+    public static final String MESSAGES_SENT = "tb.actors.cluster.messages.sent";
+
+    /** Counter of ownership changes. */
+    public static final String REBALANCES = "tb.actors.cluster.rebalances";
+
+    private final KafkaClusterMember member;
+    private final KafkaTbClusterRouter router;
+
+    /**
+     * @param member this node's membership
+     * @param router the router, for the sent counters; may be null
+     */
+    public TbClusterMeterBinder(KafkaClusterMember member, KafkaTbClusterRouter router) {
+        this.member = member;
+        this.router = router;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Gauge.builder(PARTITIONS_OWNED, member, m -> m.getOwnedPartitions().size())
+                .description("Partitions of the cluster topic this node owns").register(registry);
+        Gauge.builder(RECORDS_IN_FLIGHT, member, KafkaClusterMember::getRecordsInFlight)
+                .description("Records handed to the actors and not yet completed").register(registry);
+        MultiGauge lag = MultiGauge.builder(CONSUMER_LAG).description("Records of an owned partition not yet read")
+                .register(registry);
+        Runnable refreshLag = () -> lag.register(member.getOwnedPartitions().stream()
+                .map(partition -> MultiGauge.Row.of(Tags.of("partition", String.valueOf(partition)), member,
+                        m -> Math.max(0, m.getLag(partition))))
+                .toList(), true);
+        refreshLag.run();
+        member.addAssignmentListener(refreshLag);
+        counter(registry, RECORDS_CONSUMED, "Records polled", KafkaClusterMember::getConsumedCount);
+        counter(registry, RECORDS_UNDECODABLE, "Records skipped because they could not be decoded",
+                KafkaClusterMember::getUndecodableCount);
+        counter(registry, RECORDS_ABANDONED, "Records in flight when their partition was given up; delivered again by the next owner",
+                KafkaClusterMember::getAbandonedCount);
+        counter(registry, MESSAGES_NOT_PROCESSED, "Messages given up after every delivery came back unprocessed",
+                KafkaClusterMember::getNotProcessedCount);
+        counter(registry, MESSAGES_FAILED, "Messages whose actor reported a processing failure", KafkaClusterMember::getFailedCount);
+        counter(registry, MESSAGES_REDELIVERED, "Deliveries repeated after a message came back unprocessed",
+                KafkaClusterMember::getRedeliveredCount);
+        counter(registry, REBALANCES, "Changes of this node's partitions", KafkaClusterMember::getRebalanceCount);
+        if (router != null) {
+            for (String route : List.of("local", "kafka")) {
+                ToDoubleFunction<KafkaTbClusterRouter> count = "local".equals(route)
+                        ? KafkaTbClusterRouter::getSentLocallyCount : KafkaTbClusterRouter::getSentRemotelyCount;
+                FunctionCounter.builder(MESSAGES_SENT, router, count)
+                        .description("Messages sent for entities").tags(Tags.of("route", route)).register(registry);
+            }
+        }
+    }
+
+    private void counter(MeterRegistry registry, String name, String description, ToDoubleFunction<KafkaClusterMember> count) {
+        FunctionCounter.builder(name, member, count).description(description).register(registry);
+    }
+}
