@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
@@ -17,6 +18,7 @@ import io.tbactors.sample.iot.web.ProblemResponses;
 import io.tbactors.spring.ActorSystemContext;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -27,7 +29,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The device API, compatible with ThingsBoard's HTTP transport: a device posts with its access token in the path.
  * The reply comes once the device's actor has accepted the message (asynchronously: no servlet thread waits),
- * or 503 when the actor system is shutting down or does not accept it within the reply timeout.
+ * 429 (with Retry-After) when the device's bounded mailbox is full, or 503 when the actor system is shutting down or
+ * does not accept it within the reply timeout.
  */
 @RestController
 @RequestMapping("/api/v1/{accessToken}")
@@ -107,9 +110,24 @@ public class DeviceApiController {
                 return ResponseEntity.ok().build();
             }
             stats.deviceRejected();
+            if (isMailboxFull(failure)) {
+                ResponseEntity<Object> busy = ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS,
+                        "The device sends faster than it is processed, slow down: " + ProblemResponses.rootMessage(failure), path);
+                return ResponseEntity.status(busy.getStatusCode()).headers(busy.getHeaders()).header(HttpHeaders.RETRY_AFTER, "1")
+                        .body(busy.getBody());
+            }
             return ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE,
                     "The message was not accepted, send it again later: " + ProblemResponses.rootMessage(failure), path);
         });
+    }
+
+    private static boolean isMailboxFull(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof MessageNotAcceptedException notAccepted) {
+                return notAccepted.isMailboxFull();
+            }
+        }
+        return false;
     }
 
     private long maxPayloadBytes() {

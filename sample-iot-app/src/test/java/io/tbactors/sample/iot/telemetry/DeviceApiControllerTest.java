@@ -45,6 +45,21 @@ class DeviceApiControllerTest {
     }
 
     @Test
+    void aMessageRefusedByAFullDeviceMailboxAnswers429WithRetryAfter() throws Exception {
+        Mockito.doAnswer(call -> {
+            call.getArgument(0, TbActorMsg.class).onTbActorStopped(TbActorStopReason.MAILBOX_FULL);
+            return null;
+        }).when(actorSystemContext).tell(any());
+
+        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(429);
+        assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("slow down").contains("mailbox is full");
+        assertThat(stats.getDeviceRejected()).isEqualTo(1);
+    }
+
+    @Test
     void aMessageTheActorsDropAnswers503() throws Exception {
         Mockito.doAnswer(call -> {
             call.getArgument(0, TbActorMsg.class).onTbActorStopped(TbActorStopReason.STOPPED);

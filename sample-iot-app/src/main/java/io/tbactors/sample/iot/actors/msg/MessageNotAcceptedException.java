@@ -4,7 +4,7 @@ import io.tbactors.api.TbActorStopReason;
 
 /**
  * A device message will not be processed: an actor on its way stopped (the application is shutting down, or
- * the device's actor could not start).
+ * the device's actor could not start), or the device's bounded mailbox was full.
  */
 public class MessageNotAcceptedException extends RuntimeException {
 
@@ -14,12 +14,19 @@ public class MessageNotAcceptedException extends RuntimeException {
 
     /** @param reason why the actor stopped */
     public MessageNotAcceptedException(TbActorStopReason reason) {
-        super("The message was not accepted: its actor stopped (" + reason + ")");
+        super(reason == TbActorStopReason.MAILBOX_FULL
+                ? "The message was not accepted: the device's mailbox is full (MAILBOX_FULL)"
+                : "The message was not accepted: its actor stopped (" + reason + ")");
         this.reason = reason;
     }
 
     /** @return why the actor stopped */
     public TbActorStopReason getReason() {
         return reason;
+    }
+
+    /** @return whether the message was refused by a full mailbox: the sender should slow down and retry */
+    public boolean isMailboxFull() {
+        return reason == TbActorStopReason.MAILBOX_FULL;
     }
 }
