@@ -1,13 +1,16 @@
 package io.tbactors.kafka.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbEntityActorId;
 import io.tbactors.kafka.EntityPartitioner;
 import io.tbactors.kafka.KafkaClusterMember;
 import io.tbactors.kafka.KafkaTbClusterRouter;
 import io.tbactors.kafka.TbClusterProperties;
+import io.tbactors.kafka.codec.TbActorMsgEncodingException;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -132,6 +135,8 @@ class ClusterIntegrationTest {
                 KafkaTbClusterRouter router = (KafkaTbClusterRouter) node.router();
                 assertThat(router.getSentLocallyCount()).as("local sends of %s", node.name()).isPositive();
                 assertThat(router.getSentRemotelyCount()).as("Kafka sends of %s", node.name()).isPositive();
+                assertThat(node.meters().get(TbClusterMeterBinder.MESSAGES_SENT).tag("route", "local").functionCounter().count())
+                        .isEqualTo(router.getSentLocallyCount());
                 assertThat(node.meters().get(TbClusterMeterBinder.PARTITIONS_OWNED).gauge().value())
                         .isEqualTo(node.member().getOwnedPartitions().size());
                 assertThat(node.meters().get(TbClusterMeterBinder.CONSUMER_LAG).gauges())
@@ -315,12 +320,19 @@ class ClusterIntegrationTest {
 
             await().atMost(WAIT).until(() -> store.readings(device).size() == 1);
             assertThat(store.readings(device)).containsExactly(new ReadingStore.Processed("A", 1));
+            assertThatThrownBy(() -> a.router().send(DEVICE, device, new NotRegistered()))
+                    .as("a type the codec does not know fails at send, although this message would be told locally")
+                    .isInstanceOf(TbActorMsgEncodingException.class)
+                    .hasMessageContaining("tb.actors.cluster.message-types.<name>=" + NotRegistered.class.getName());
             KafkaClusterMember member = a.member();
             assertThat(member.getUndecodableCount()).isEqualTo(4);
             assertThat(a.meters().get(TbClusterMeterBinder.RECORDS_UNDECODABLE).functionCounter().count()).isEqualTo(4);
             TopicPartition tp = new TopicPartition(topic, partition);
             await().atMost(WAIT).until(() -> committedOffset(topic, tp) == 5L);
         }
+    }
+
+    record NotRegistered() implements TbActorMsg {
     }
 
     private static ProducerRecord<String, byte[]> record(String topic, int partition, String key, String type, String json) {

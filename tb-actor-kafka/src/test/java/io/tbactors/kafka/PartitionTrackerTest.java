@@ -1,0 +1,101 @@
+package io.tbactors.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class PartitionTrackerTest {
+
+    private final AtomicInteger nodeInFlight = new AtomicInteger();
+    private final PartitionTracker tracker = new PartitionTracker(3, nodeInFlight);
+
+    @Test
+    void theCommitNeverPassesARecordThatHasNotCompleted() {
+        int generation = tracker.assign();
+        tracker.handed(10);
+        tracker.handed(11);
+        tracker.handed(12);
+        assertThat(tracker.committable()).isEqualTo(10);
+
+        tracker.completed(generation, 12);
+        tracker.completed(generation, 11);
+        assertThat(tracker.committable()).as("10 is still in flight").isEqualTo(10);
+
+        tracker.completed(generation, 10);
+        assertThat(tracker.committable()).isEqualTo(13);
+        tracker.committedAt(13);
+        assertThat(tracker.committable()).as("nothing new").isEqualTo(-1);
+        assertThat(nodeInFlight).hasValue(0);
+    }
+
+    @Test
+    void skippedRecordsMoveTheCommitWhenNothingIsInFlight() {
+        tracker.assign();
+        assertThat(tracker.committable()).isEqualTo(-1);
+        tracker.skipped(4);
+        assertThat(tracker.committable()).isEqualTo(5);
+    }
+
+    @Test
+    void completionsOfAnEarlierAssignmentAreIgnored() {
+        int first = tracker.assign();
+        tracker.handed(1);
+        tracker.release();
+        assertThat(tracker.isCurrent(first)).isFalse();
+        int second = tracker.assign();
+        tracker.handed(1);
+        tracker.completed(first, 1);
+        assertThat(tracker.inFlight()).isEqualTo(1);
+        tracker.completed(second, 1);
+        assertThat(tracker.inFlight()).isZero();
+        assertThat(nodeInFlight).hasValue(0);
+    }
+
+    @Test
+    void localSendsStartOnlyOnceReadPastTheAssignmentAndThisNodesOwnKafkaSends() {
+        tracker.assign();
+        assertThat(tracker.route()).isEqualTo(PartitionTracker.Route.KAFKA);
+        tracker.catchUpTo(5);
+        assertThat(tracker.caughtUpAt(5)).as("a send through Kafka is not answered yet").isFalse();
+
+        tracker.remoteAnswered(7);
+        assertThat(tracker.caughtUpAt(7)).as("that send's record, at 7, is not read yet").isFalse();
+        assertThat(tracker.caughtUpAt(8)).isTrue();
+        assertThat(tracker.state()).isEqualTo(PartitionTracker.State.OWNED);
+        assertThat(tracker.route()).isEqualTo(PartitionTracker.Route.LOCAL);
+        tracker.releaseLocal();
+    }
+
+    @Test
+    void aRevocationWaitsForTheLocalSendsAndRecordsInFlightUpToItsTimeout() throws Exception {
+        int generation = tracker.assign();
+        tracker.catchUpTo(0);
+        tracker.caughtUpAt(0);
+        assertThat(tracker.route()).isEqualTo(PartitionTracker.Route.LOCAL);
+        tracker.handed(0);
+
+        assertThat(tracker.beginRevoke(TimeUnit.MILLISECONDS.toNanos(20))).as("both still in flight").isFalse();
+        assertThat(tracker.state()).isEqualTo(PartitionTracker.State.REVOKING);
+        assertThat(tracker.isCurrent(generation)).as("records still finish while it is given up").isTrue();
+        assertThat(tracker.route()).as("no local send while revoking").isEqualTo(PartitionTracker.Route.KAFKA);
+
+        CompletableFuture<Boolean> revoked = CompletableFuture.supplyAsync(() -> {
+            try {
+                return tracker.beginRevoke(TimeUnit.SECONDS.toNanos(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+        tracker.releaseLocal();
+        tracker.completed(generation, 0);
+        assertThat(revoked.get(10, TimeUnit.SECONDS)).isTrue();
+
+        tracker.release();
+        assertThat(tracker.isOwned()).isFalse();
+        assertThat(tracker.isCurrent(generation)).isFalse();
+    }
+}

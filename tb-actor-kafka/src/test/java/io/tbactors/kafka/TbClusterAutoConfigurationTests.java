@@ -1,0 +1,262 @@
+package io.tbactors.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActor;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbStringActorId;
+import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
+import io.tbactors.kafka.codec.TbActorMsgCodec;
+import io.tbactors.spring.TbActorsAutoConfiguration;
+import io.tbactors.spring.TbActorsFailureAnalyzer;
+import io.tbactors.spring.TbRootActorCreator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+class TbClusterAutoConfigurationTests {
+
+    /** What the test root does with each envelope. */
+    enum Behaviour { PROCESS, FAIL, STOP_ONCE, STOP_ALWAYS }
+
+    record Ping(int n) implements TbActorMsg {
+    }
+
+    static final class RecordingRoot extends AbstractTbActor {
+
+        private final Behaviour behaviour;
+        private final List<TbEntityMsg> seen;
+        private final AtomicInteger attempts;
+
+        RecordingRoot(Behaviour behaviour, List<TbEntityMsg> seen, AtomicInteger attempts) {
+            this.behaviour = behaviour;
+            this.seen = seen;
+            this.attempts = attempts;
+        }
+
+        @Override
+        public boolean process(TbActorMsg msg) {
+            if (!(msg instanceof TbEntityMsg entityMsg)) {
+                return false;
+            }
+            seen.add(entityMsg);
+            int attempt = attempts.incrementAndGet();
+            switch (behaviour) {
+                case PROCESS -> entityMsg.onProcessed();
+                case FAIL -> entityMsg.onFailure(new IllegalStateException("broken device"));
+                case STOP_ONCE -> {
+                    if (attempt == 1) {
+                        entityMsg.onTbActorStopped(TbActorStopReason.IDLE);
+                    } else {
+                        entityMsg.onProcessed();
+                    }
+                }
+                default -> entityMsg.onTbActorStopped(TbActorStopReason.STOPPED);
+            }
+            return true;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RootConfiguration {
+
+        final List<TbEntityMsg> seen = new CopyOnWriteArrayList<>();
+        final AtomicInteger attempts = new AtomicInteger();
+
+        @Bean
+        List<TbEntityMsg> seenMessages() {
+            return seen;
+        }
+
+        @Bean
+        AtomicInteger attempts() {
+            return attempts;
+        }
+
+        @Bean
+        TbRootActorCreator root(Environment environment) {
+            Behaviour behaviour = Behaviour.valueOf(environment.getProperty("test.behaviour", "PROCESS"));
+            return new TbRootActorCreator() {
+                @Override
+                public TbActorId createActorId() {
+                    return new TbStringActorId("root");
+                }
+
+                @Override
+                public TbActor createActor() {
+                    return new RecordingRoot(behaviour, seen, attempts);
+                }
+            };
+        }
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(TbActorsAutoConfiguration.class, TbClusterAutoConfiguration.class))
+            .withUserConfiguration(RootConfiguration.class)
+            .withPropertyValues("tb.actors.cluster.redelivery-delay=10ms");
+
+    @Test
+    void withoutClusteringEveryMessageIsToldLocallyAndTheSendCompletesOnceProcessed() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(LocalTbClusterRouter.class).doesNotHaveBean(KafkaClusterMember.class);
+            assertThat(context).hasSingleBean(JsonTbActorMsgCodec.class);
+            TbClusterRouter router = context.getBean(TbClusterRouter.class);
+            UUID device = UUID.randomUUID();
+
+            router.send("DEVICE", device, new Ping(1)).get(10, TimeUnit.SECONDS);
+
+            @SuppressWarnings("unchecked")
+            List<TbEntityMsg> seen = context.getBean("seenMessages", List.class);
+            assertThat(seen).singleElement().satisfies(msg -> {
+                assertThat(msg.getEntityId()).isEqualTo(device);
+                assertThat(msg.getActorId().toString()).isEqualTo("DEVICE|" + device);
+                assertThat(msg.getPayload()).isEqualTo(new Ping(1));
+                assertThat(msg.getPartition()).isEqualTo(-1);
+                assertThat(msg.isRemote()).isFalse();
+                assertThat(msg.isCompleted()).isTrue();
+                assertThat(msg.isObsolete()).isFalse();
+                assertThat(msg.discardIfObsolete()).isFalse();
+            });
+            assertThat(router.isLocal(device)).isTrue();
+        });
+    }
+
+    @Test
+    void aFailureReportedByTheActorFailsTheSendWithItsCause() {
+        runner.withPropertyValues("test.behaviour=FAIL").run(context -> {
+            CompletableFuture<Void> sent = context.getBean(TbClusterRouter.class).send("DEVICE", UUID.randomUUID(), new Ping(1));
+            assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(TbClusterDeliveryException.class).hasMessageContaining("broken device")
+                    .satisfies(e -> assertThat(((TbClusterDeliveryException) e).getReason()).isNull());
+        });
+    }
+
+    @Test
+    void aMessageThatComesBackUnprocessedIsDeliveredAgain() {
+        runner.withPropertyValues("test.behaviour=STOP_ONCE").run(context -> {
+            context.getBean(TbClusterRouter.class).send("DEVICE", UUID.randomUUID(), new Ping(1)).get(10, TimeUnit.SECONDS);
+            assertThat(context.getBean("attempts", AtomicInteger.class)).hasValue(2);
+            assertThat(context.getBean(EntityDeliveries.class).getRedeliveredCount()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aMessageThatKeepsComingBackFailsTheSendAfterTheLastRedelivery() {
+        runner.withPropertyValues("test.behaviour=STOP_ALWAYS", "tb.actors.cluster.max-redeliveries=2").run(context -> {
+            CompletableFuture<Void> sent = context.getBean(TbClusterRouter.class).send("DEVICE", UUID.randomUUID(), new Ping(1));
+            assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(TbClusterDeliveryException.class)
+                    .satisfies(e -> assertThat(((TbClusterDeliveryException) e).getReason()).isEqualTo(TbActorStopReason.STOPPED));
+            assertThat(context.getBean("attempts", AtomicInteger.class)).hasValue(3);
+            assertThat(context.getBean(EntityDeliveries.class).getNotProcessedCount()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void invalidSendArgumentsAreRefusedAtOnce() {
+        runner.run(context -> {
+            TbClusterRouter router = context.getBean(TbClusterRouter.class);
+            UUID device = UUID.randomUUID();
+            Ping ping = new Ping(1);
+            assertThatThrownBy(() -> router.send("DEV|ICE", device, ping)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> router.send("DEVICE", null, ping)).isInstanceOf(NullPointerException.class);
+            assertThatThrownBy(() -> router.send("DEVICE", device, null)).isInstanceOf(NullPointerException.class);
+        });
+    }
+
+    @Test
+    void anApplicationCodecReplacesTheJsonOne() {
+        TbActorMsgCodec own = new JsonTbActorMsgCodec(JsonMapper.builder().build(), Map.of());
+        runner.withBean(TbActorMsgCodec.class, () -> own).run(context ->
+                assertThat(context.getBean(TbActorMsgCodec.class)).isSameAs(own));
+    }
+
+    @Test
+    void withoutSpringKafkaNothingIsConfigured() {
+        runner.withClassLoader(new FilteredClassLoader(KafkaTemplate.class)).run(context ->
+                assertThat(context).doesNotHaveBean(TbClusterRouter.class).doesNotHaveBean(EntityDeliveries.class));
+    }
+
+    @Test
+    void withoutTheActorsAutoConfigurationNothingIsConfigured() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(TbClusterAutoConfiguration.class)).run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(TbClusterRouter.class));
+    }
+
+    @ParameterizedTest(name = "{0}={1} fails naming the property and allowing {3}")
+    @CsvSource(delimiter = ';', value = {
+        "tb.actors.cluster.partitions; 0; 0; a whole number of at least 1",
+        "tb.actors.cluster.replication-factor; 0; 0; a whole number of at least 1",
+        "tb.actors.cluster.max-in-flight; 0; 0; a whole number of at least 1",
+        "tb.actors.cluster.max-redeliveries; -1; -1; a whole number of at least 0",
+        "tb.actors.cluster.topic; ' '; ' '; a non-blank name",
+        "tb.actors.cluster.group-id; ' '; ' '; a non-blank name",
+        "tb.actors.cluster.poll-timeout; 0s; PT0S; a positive duration",
+        "tb.actors.cluster.commit-interval; -1s; PT-1S; a positive duration",
+        "tb.actors.cluster.revocation-timeout; 0ms; PT0S; a positive duration",
+        "tb.actors.cluster.redelivery-delay; 0ms; PT0S; a positive duration",
+        "tb.actors.cluster.message-types.ping; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg"
+    })
+    void anInvalidClusterPropertyFailsStartUpWithAnAnalysisNamingIt(String property, String value, String shown, String allowed) {
+        runner.withPropertyValues("tb.actors.cluster.enabled=true", property + "=" + value).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new TbActorsFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).isEqualTo("Invalid value '" + shown.strip() + "' for property '" + property + "'.");
+            assertThat(analysis.getAction()).contains(allowed);
+        });
+    }
+
+    @Test
+    void anUnknownLocalDeliveryModeIsExplained() {
+        runner.withPropertyValues("tb.actors.cluster.local-delivery=sometimes").run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new TbActorsFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getAction()).contains("one of owned, never");
+        });
+    }
+
+    @Test
+    void clientSettingsComeFromSpringKafkaWithTheClusterGuaranteesOnTop() {
+        TbClusterProperties properties = new TbClusterProperties();
+        properties.getConsumer().put("session.timeout.ms", "6000");
+        KafkaProperties kafka = new KafkaProperties();
+        kafka.setBootstrapServers(List.of("kafka-1:9092", "kafka-2:9092"));
+        kafka.getConsumer().setEnableAutoCommit(true);
+
+        KafkaClientConfigs configs = new KafkaClientConfigs(properties, kafka, null);
+
+        assertThat(configs.consumer()).containsEntry("bootstrap.servers", "kafka-1:9092,kafka-2:9092")
+                .containsEntry("enable.auto.commit", false).containsEntry("group.id", "tb-actors")
+                .containsEntry("auto.offset.reset", "earliest").containsEntry("session.timeout.ms", "6000");
+        assertThat(configs.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", true);
+        assertThat(configs.admin()).containsEntry("bootstrap.servers", "kafka-1:9092,kafka-2:9092");
+
+        properties.setBootstrapServers(List.of("own:9092"));
+        assertThat(new KafkaClientConfigs(properties, null, null).consumer()).containsEntry("bootstrap.servers", "own:9092");
+        assertThat(new KafkaClientConfigs(new TbClusterProperties(), null, null).consumer())
+                .containsEntry("bootstrap.servers", "localhost:9092");
+    }
+}
