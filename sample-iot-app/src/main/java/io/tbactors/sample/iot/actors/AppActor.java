@@ -5,7 +5,10 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.kafka.TbEntityMsg;
+import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.sample.iot.actors.msg.TenantAwareMsg;
+import io.tbactors.sample.iot.cluster.ClusterDeviceData;
 
 /**
  * The root actor: routes each message to its tenant's actor, creating it on first use.
@@ -21,6 +24,14 @@ public class AppActor extends AbstractTbActor {
 
     @Override
     public boolean process(TbActorMsg msg) {
+        if (msg instanceof TbEntityMsg entityMsg) {
+            // the cluster profile: a device message that reached the device's owner node
+            return entityMsg.discardIfObsolete() || process(ClusterDeviceData.unwrap(entityMsg));
+        }
+        if (msg instanceof TbPartitionChangeMsg change) {
+            ctx.broadcastToChildren(change, true);
+            return true;
+        }
         if (msg instanceof TenantAwareMsg tenantMsg) {
             TbActorRef tenant;
             try {

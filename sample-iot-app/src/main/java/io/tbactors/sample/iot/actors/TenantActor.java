@@ -12,6 +12,7 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
@@ -64,6 +65,9 @@ public class TenantActor extends AbstractTbActor {
             onRuleChainUpdated(updated);
         } else if (msg instanceof DeviceDeletedMsg deleted) {
             ctx.stop(IotActorIds.device(deleted.deviceId()));
+        } else if (msg instanceof TbPartitionChangeMsg change) {
+            // the cluster profile: devices whose partition moved to another node live there from now on
+            ctx.filterChildren(id -> IotActorIds.DEVICE.equals(id.getEntityType()) && change.isNotOwned(id)).forEach(ctx::stop);
         } else {
             return false;
         }

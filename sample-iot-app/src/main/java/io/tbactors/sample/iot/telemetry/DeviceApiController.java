@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
+import io.tbactors.sample.iot.cluster.ClusterDevicePublisher;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
@@ -18,6 +19,7 @@ import io.tbactors.sample.iot.web.ProblemResponses;
 import io.tbactors.spring.ActorSystemContext;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -42,6 +44,13 @@ public class DeviceApiController {
     private final ActorSystemContext actorSystemContext;
     private final SampleProperties properties;
     private final IotStats stats;
+    private ClusterDevicePublisher clusterPublisher;
+
+    /** @param clusterPublisher with the {@code cluster} profile, sends device messages to the device's owner node */
+    @Autowired(required = false)
+    void setClusterPublisher(ClusterDevicePublisher clusterPublisher) {
+        this.clusterPublisher = clusterPublisher;
+    }
 
     /**
      * @param accessToken the device's token
@@ -97,7 +106,18 @@ public class DeviceApiController {
         CompletableFuture<Void> accepted = new CompletableFuture<>();
         String path = request.getRequestURI();
         try {
-            actorSystemContext.tell(new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, accepted));
+            DeviceDataMsg msg = new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, accepted);
+            if (clusterPublisher != null) {
+                clusterPublisher.publish(msg).whenComplete((ok, failure) -> {
+                    if (failure == null) {
+                        accepted.complete(null);
+                    } else {
+                        accepted.completeExceptionally(failure);
+                    }
+                });
+            } else {
+                actorSystemContext.tell(msg);
+            }
         } catch (IllegalStateException notStartedYet) {
             // the web server starts a moment before the root actor exists
             stats.deviceRejected();

@@ -1,0 +1,68 @@
+package io.tbactors.sample.iot.cluster;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.kafka.TbEntityMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.telemetry.KvCodec;
+import io.tbactors.sample.iot.telemetry.TsEntry;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What a device posted, as it crosses the wire to the node that owns the device (the {@code cluster} profile):
+ * {@link DeviceDataMsg} without its reply future.
+ *
+ * @param tenantId the tenant
+ * @param deviceId the device
+ * @param msgType {@code POST_TELEMETRY_REQUEST} or {@code POST_ATTRIBUTES_REQUEST}
+ * @param entries the readings
+ */
+public record ClusterDeviceData(UUID tenantId, UUID deviceId, String msgType, List<TsEntry> entries) implements TbActorMsg {
+
+    /** Name of this type in the records, as registered under {@code tb.actors.cluster.message-types}. */
+    public static final String TYPE = "device-data";
+
+    /**
+     * @param msg a device message posted on this node
+     * @return the message to send to the device's owner
+     */
+    public static ClusterDeviceData of(DeviceDataMsg msg) {
+        return new ClusterDeviceData(msg.tenantId(), msg.deviceId(), msg.msgType(), msg.entries());
+    }
+
+    /**
+     * Turns an envelope that reached the owner back into the message its actors handle; the envelope completes
+     * when the device actor has taken the message into the rule engine, as an HTTP request would have been answered.
+     *
+     * @param envelope the envelope
+     * @return the device message, or the payload itself (the envelope failed) when it is not device data
+     */
+    public static TbActorMsg unwrap(TbEntityMsg envelope) {
+        if (!(envelope.getPayload() instanceof ClusterDeviceData data)) {
+            envelope.onFailure(new IllegalArgumentException("Not device data: " + envelope.getPayload().getClass().getName()));
+            return envelope.getPayload();
+        }
+        CompletableFuture<Void> accepted = new CompletableFuture<>();
+        accepted.whenComplete((ok, failure) -> {
+            if (failure == null) {
+                envelope.onProcessed();
+            } else {
+                envelope.onTbActorStopped(TbActorStopReason.STOPPED);
+            }
+        });
+        return new DeviceDataMsg(data.tenantId(), data.deviceId(), data.msgType(), normalized(data.entries()), accepted);
+    }
+
+    private static List<TsEntry> normalized(List<TsEntry> entries) {
+        // JSON brings small integers back as Integer: store them as the device API would have
+        return entries.stream().map(entry -> {
+            Map<String, Object> values = new LinkedHashMap<>();
+            entry.values().forEach((key, value) -> values.put(key, KvCodec.normalize(value)));
+            return new TsEntry(entry.ts(), values);
+        }).toList();
+    }
+}

@@ -1,0 +1,34 @@
+package io.tbactors.sample.iot.cluster;
+
+import io.tbactors.kafka.TbClusterRouter;
+import io.tbactors.sample.iot.actors.IotActorIds;
+import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.context.annotation.Profile;
+import org.springframework.stereotype.Component;
+
+/**
+ * With the {@code cluster} profile, the device API hands what devices post to this publisher instead of the local
+ * root actor: the message goes to the node that owns the device's partition, told locally when that is this node.
+ * The HTTP answer waits for the same thing as without the profile (the owner's device actor took the message) when
+ * the message stays local, and for Kafka to have stored it otherwise.
+ */
+@Component
+@Profile("cluster")
+public class ClusterDevicePublisher {
+
+    private final TbClusterRouter router;
+
+    /** @param router the cluster's router */
+    public ClusterDevicePublisher(TbClusterRouter router) {
+        this.router = router;
+    }
+
+    /**
+     * @param msg what a device posted
+     * @return completes once the message is safe, exceptionally when it was not taken
+     */
+    public CompletableFuture<Void> publish(DeviceDataMsg msg) {
+        return router.send(IotActorIds.DEVICE, msg.deviceId(), ClusterDeviceData.of(msg));
+    }
+}
