@@ -40,6 +40,8 @@ public final class KafkaClientConfigs {
         consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         consumer.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, List.of(CooperativeStickyAssignor.class));
+        // the topic is created by the member with its partition count, never by a consumer with the broker's default
+        consumer.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         consumer.putAll(properties.getConsumer());
 
         producer = base(kafkaProperties == null ? null : kafkaProperties.buildProducerProperties(), servers);

@@ -104,12 +104,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (running) {
             return;
         }
-        partitionCount = topicPreparer.prepare();
-        PartitionTracker[] all = new PartitionTracker[partitionCount];
-        for (int partition = 0; partition < partitionCount; partition++) {
-            all[partition] = new PartitionTracker(partition, inFlight);
-        }
-        trackers = all;
+        prepareTopic();
         consumer = consumerFactory.get();
         running = true;
         state = TbClusterMemberState.JOINING;
@@ -118,6 +113,25 @@ public class KafkaClusterMember implements SmartLifecycle {
         thread.start();
         log.info("Joining consumer group '{}' on topic '{}' ({} partitions)", properties.getGroupId(), properties.getTopic(),
                 partitionCount);
+    }
+
+    /**
+     * Makes sure the topic exists (creating it when allowed) and learns its partition count, once. Called at start,
+     * or earlier by the first send: a send must never make Kafka create the topic with its broker defaults.
+     *
+     * @return the topic's partition count
+     */
+    synchronized int prepareTopic() {
+        if (partitionCount == 0) {
+            int count = topicPreparer.prepare();
+            PartitionTracker[] all = new PartitionTracker[count];
+            for (int partition = 0; partition < count; partition++) {
+                all[partition] = new PartitionTracker(partition, inFlight);
+            }
+            trackers = all;
+            partitionCount = count;
+        }
+        return partitionCount;
     }
 
     @Override

@@ -8,6 +8,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 
@@ -16,24 +18,26 @@ import org.springframework.kafka.support.SendResult;
  * assignment) is told locally; any other goes to Kafka, keyed by the entity id, on the entity's partition.
  *
  * <p>A local message that comes back unprocessed because the partition was given up meanwhile is sent through Kafka
- * to the new owner rather than failed.
+ * to the new owner rather than failed. The router owns the cluster's producer, closed with it.
  */
-public class KafkaTbClusterRouter implements TbClusterRouter {
+public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
 
     private final TbClusterProperties properties;
     private final KafkaClusterMember member;
+    private final DefaultKafkaProducerFactory<String, byte[]> producerFactory;
     private final KafkaTemplate<String, byte[]> kafkaTemplate;
     private final TbActorMsgCodec codec;
     private final EntityDeliveries deliveries;
     private final LongAdder sentLocally = new LongAdder();
     private final LongAdder sentRemotely = new LongAdder();
-    private volatile int partitionCount;
 
-    KafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member, KafkaTemplate<String, byte[]> kafkaTemplate,
-                         TbActorMsgCodec codec, EntityDeliveries deliveries) {
+    KafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member,
+                         DefaultKafkaProducerFactory<String, byte[]> producerFactory, TbActorMsgCodec codec,
+                         EntityDeliveries deliveries) {
         this.properties = properties;
         this.member = member;
-        this.kafkaTemplate = kafkaTemplate;
+        this.producerFactory = producerFactory;
+        this.kafkaTemplate = new KafkaTemplate<>(producerFactory);
         this.codec = codec;
         this.deliveries = deliveries;
     }
@@ -110,15 +114,12 @@ public class KafkaTbClusterRouter implements TbClusterRouter {
 
     private int partitionCount() {
         int count = member.getPartitionCount();
-        if (count > 0) {
-            return count;
-        }
-        count = partitionCount;
-        if (count <= 0) {
-            count = kafkaTemplate.partitionsFor(properties.getTopic()).size();
-            partitionCount = count;
-        }
-        return count;
+        return count > 0 ? count : member.prepareTopic();
+    }
+
+    @Override
+    public void destroy() {
+        producerFactory.destroy();
     }
 
     /** @return messages told locally because this node owned the entity's partition */

@@ -81,17 +81,12 @@ public class TbClusterAutoConfiguration {
                     new TopicPreparer(properties, configs.admin()));
         }
 
-        @Bean(destroyMethod = "destroy")
-        DefaultKafkaProducerFactory<String, byte[]> tbClusterProducerFactory(KafkaClientConfigs configs) {
-            return new DefaultKafkaProducerFactory<>(configs.producer());
-        }
-
         @Bean
         @ConditionalOnMissingBean(TbClusterRouter.class)
-        KafkaTbClusterRouter kafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member,
-                                                  DefaultKafkaProducerFactory<String, byte[]> tbClusterProducerFactory,
+        KafkaTbClusterRouter kafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member, KafkaClientConfigs configs,
                                                   TbActorMsgCodec codec, EntityDeliveries deliveries) {
-            return new KafkaTbClusterRouter(properties, member, new KafkaTemplate<>(tbClusterProducerFactory), codec, deliveries);
+            return new KafkaTbClusterRouter(properties, member, new DefaultKafkaProducerFactory<>(configs.producer()), codec,
+                    deliveries);
         }
 
         @Configuration(proxyBeanMethods = false)

@@ -98,6 +98,10 @@ public class TbClusterProperties {
         positive("commit-interval", commitInterval);
         positive("revocation-timeout", revocationTimeout);
         positive("redelivery-delay", redeliveryDelay);
+        validateMessageTypes();
+    }
+
+    private void validateMessageTypes() {
         messageTypes.forEach((name, type) -> {
             if (type == null || !TbActorMsg.class.isAssignableFrom(type)) {
                 throw new InvalidTbActorsPropertyException(PREFIX + ".message-types." + name, type == null ? null : type.getName(),
@@ -126,10 +130,11 @@ public class TbClusterProperties {
 
     /**
      * @return the message types, checked to be messages
+     * @throws InvalidTbActorsPropertyException naming a type that is not a message
      */
     @SuppressWarnings("unchecked")
     public Map<String, Class<? extends TbActorMsg>> messageTypesAsMessages() {
-        validate();
+        validateMessageTypes();
         Map<String, Class<? extends TbActorMsg>> types = new LinkedHashMap<>();
         messageTypes.forEach((name, type) -> types.put(name, (Class<? extends TbActorMsg>) type));
         return types;

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tbactors.api.AbstractTbActor;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
-import io.tbactors.api.TbStringActorId;
 import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.TbActorsAutoConfiguration;
@@ -98,17 +95,7 @@ class TbClusterAutoConfigurationTests {
         @Bean
         TbRootActorCreator root(Environment environment) {
             Behaviour behaviour = Behaviour.valueOf(environment.getProperty("test.behaviour", "PROCESS"));
-            return new TbRootActorCreator() {
-                @Override
-                public TbActorId createActorId() {
-                    return new TbStringActorId("root");
-                }
-
-                @Override
-                public TbActor createActor() {
-                    return new RecordingRoot(behaviour, seen, attempts);
-                }
-            };
+            return TestRoots.root(() -> new RecordingRoot(behaviour, seen, attempts));
         }
     }
 
@@ -227,6 +214,12 @@ class TbClusterAutoConfigurationTests {
             assertThat(analysis.getDescription()).isEqualTo("Invalid value '" + shown.strip() + "' for property '" + property + "'.");
             assertThat(analysis.getAction()).contains(allowed);
         });
+    }
+
+    @Test
+    void clusterSettingsAreNotCheckedWhileClusteringIsOff() {
+        runner.withPropertyValues("tb.actors.cluster.partitions=0").run(context ->
+                assertThat(context).hasNotFailed().hasSingleBean(LocalTbClusterRouter.class));
     }
 
     @Test

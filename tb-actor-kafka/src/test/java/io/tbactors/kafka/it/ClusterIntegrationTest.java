@@ -45,6 +45,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
@@ -144,6 +145,9 @@ class ClusterIntegrationTest {
                 HealthIndicator health = node.context().getBean("actorsClusterHealthIndicator", HealthIndicator.class);
                 assertThat(health.health().getStatus()).isEqualTo(Status.UP);
             }
+            assertThat(a.context().getBeanNamesForType(ProducerFactory.class))
+                    .as("the cluster's producer is no bean: Spring Boot's own stays the application's")
+                    .containsExactly("kafkaProducerFactory");
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(a.member().getRecordsInFlight()).isZero();
                 assertThat(b.member().getRecordsInFlight()).isZero();

@@ -7,8 +7,8 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbEntityActorId;
-import io.tbactors.api.TbStringActorId;
 import io.tbactors.kafka.TbEntityMsg;
+import io.tbactors.kafka.TestRoots;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.spring.TbRootActorCreator;
 import java.time.Duration;
@@ -32,17 +32,7 @@ public class ClusterTestApp {
     @Bean
     TbRootActorCreator rootActor(ReadingStore store, @Value("${test.node}") String node,
                                  @Value("${test.processing-delay:0ms}") Duration processingDelay) {
-        return new TbRootActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return new TbStringActorId("root");
-            }
-
-            @Override
-            public TbActor createActor() {
-                return new RootActor(store, node, processingDelay);
-            }
-        };
+        return TestRoots.root(() -> new RootActor(store, node, processingDelay));
     }
 
     static final class RootActor extends AbstractTbActor {
