@@ -10,6 +10,7 @@ import io.tbactors.kafka.EntityPartitioner;
 import io.tbactors.kafka.KafkaClusterMember;
 import io.tbactors.kafka.KafkaTbClusterRouter;
 import io.tbactors.kafka.TbClusterProperties;
+import io.tbactors.kafka.TestMembers;
 import io.tbactors.kafka.codec.TbActorMsgEncodingException;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.charset.StandardCharsets;
@@ -264,6 +265,40 @@ class ClusterIntegrationTest {
                     memberOfA.getAbandonedCount(), duplicates);
             assertThat(memberOfA.getAbandonedCount()).isPositive();
             assertThat(b.member().getOwnedPartitions()).hasSize(ClusterNode.PARTITIONS);
+        } finally {
+            a.close();
+        }
+    }
+
+    @Test
+    void recordsProcessedByANodeThatDiedBeforeCommittingAreProcessedAgainByTheNextOwner() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "no-commit";
+        ClusterNode a = ClusterNode.start("A", brokers(), topic, store,
+                new Class<?>[] {NodeThatNeverCommits.class, TestMembers.class});
+        try (ClusterNode b = ClusterNode.start("B", brokers(), topic, store)) {
+            awaitSplit(a, b);
+            List<UUID> devicesOfA = devices(40).stream().filter(a::owns).toList();
+            List<CompletableFuture<Void>> sent = new ArrayList<>();
+            for (UUID device : devicesOfA) {
+                for (int seq = 1; seq <= 10; seq++) {
+                    sent.add(b.router().send(DEVICE, device, new Reading(seq)));
+                }
+            }
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> store.size() == sent.size());
+            a.close();
+
+            await().atMost(WAIT).until(() -> store.size() == 2 * sent.size());
+            for (UUID device : devicesOfA) {
+                List<ReadingStore.Processed> readings = store.readings(device);
+                assertThat(readings.subList(0, 10)).extracting(ReadingStore.Processed::node).containsOnly("A");
+                assertThat(readings.subList(10, 20)).extracting(ReadingStore.Processed::node).containsOnly("B");
+                assertThat(readings).extracting(ReadingStore.Processed::seq)
+                        .containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+            }
+            log.info("Failover after a node that never committed: {} acknowledged readings, each processed twice ({} duplicates)",
+                    sent.size(), store.size() - sent.size());
         } finally {
             a.close();
         }

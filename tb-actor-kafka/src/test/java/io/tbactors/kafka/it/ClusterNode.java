@@ -38,6 +38,22 @@ public final class ClusterNode implements AutoCloseable {
      * @return the started node
      */
     public static ClusterNode start(String name, String brokers, String topic, ReadingStore store, String... extraProperties) {
+        return start(name, brokers, topic, store, new Class<?>[0], extraProperties);
+    }
+
+    /**
+     * Starts a node with more configuration.
+     *
+     * @param name the node's name, recorded with each reading it stores
+     * @param brokers the broker list
+     * @param topic the topic of the test
+     * @param store the readings store shared by the nodes of the test
+     * @param extraSources more configuration classes
+     * @param extraProperties more properties, {@code key=value}
+     * @return the started node
+     */
+    public static ClusterNode start(String name, String brokers, String topic, ReadingStore store, Class<?>[] extraSources,
+                                    String... extraProperties) {
         List<String> properties = new ArrayList<>(List.of(
                 "test.node=" + name,
                 "spring.application.name=node-" + name,
@@ -56,7 +72,7 @@ public final class ClusterNode implements AutoCloseable {
                 "tb.actors.cluster.producer[client.id]=" + topic + "-" + name + "-producer",
                 "tb.actors.shutdown-timeout=5s"));
         properties.addAll(List.of(extraProperties));
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(ClusterTestApp.class)
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(ClusterTestApp.class).sources(extraSources)
                 .web(WebApplicationType.NONE)
                 .properties(properties.toArray(String[]::new))
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("readingStore", store))
