@@ -17,8 +17,8 @@ public interface TbClusterRouter {
      * @param msg the message for the entity; its type must be encodable by the cluster's codec
      * @return completes once the message is safe: processed, when delivered locally, or stored by Kafka, when
      *     sent to another node; completes exceptionally when it is neither (the message was not taken)
-     * @throws io.tbactors.kafka.codec.TbActorMsgEncodingException when the message's type cannot cross the wire,
-     *     whether or not this particular message would
+     * @throws io.tbactors.kafka.codec.TbActorMsgEncodingException with clustering on, when the message's type cannot
+     *     cross the wire, whether or not this particular message would have stayed local
      */
     CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg);
 
