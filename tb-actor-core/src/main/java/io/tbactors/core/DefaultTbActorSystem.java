@@ -275,7 +275,7 @@ public class DefaultTbActorSystem implements TbActorSystem {
             listener.onActorCreated(dispatcher.getName(), mailbox.actorType());
         }
         if (parent != null) {
-            parent.addChild(actorId);
+            parent.addChild(mailbox);
             if (parent.isStopRequested()) {
                 // the parent began stopping after our check; its cascade may have missed this child
                 mailbox.stop(TbActorStopReason.STOPPED, null);
@@ -330,7 +330,7 @@ public class DefaultTbActorSystem implements TbActorSystem {
         actors.remove(mailbox.getSelf(), mailbox);
         TbActorMailbox parent = mailbox.parent();
         if (parent != null) {
-            parent.removeChild(mailbox.getSelf());
+            parent.removeChild(mailbox);
         }
     }
 
@@ -525,12 +525,9 @@ public class DefaultTbActorSystem implements TbActorSystem {
         if (parent == null) {
             return;
         }
-        for (TbActorId childId : parent.childIds()) {
-            if (filter.test(childId)) {
-                TbActorMailbox child = actors.get(childId);
-                if (child != null) {
-                    child.enqueue(msg, highPriority);
-                }
+        for (TbActorMailbox child : parent.children()) {
+            if (filter.test(child.getSelf())) {
+                child.enqueue(msg, highPriority);
             }
         }
     }
@@ -544,9 +541,9 @@ public class DefaultTbActorSystem implements TbActorSystem {
             return List.of();
         }
         List<TbActorId> result = new ArrayList<>();
-        for (TbActorId childId : parent.childIds()) {
-            if (childFilter.test(childId)) {
-                result.add(childId);
+        for (TbActorMailbox child : parent.children()) {
+            if (childFilter.test(child.getSelf())) {
+                result.add(child.getSelf());
             }
         }
         return result;

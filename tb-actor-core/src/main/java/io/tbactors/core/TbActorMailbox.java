@@ -19,11 +19,8 @@ import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -54,6 +51,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int INITIALIZED = 2;
     static final int STOP_REQUESTED = 4;
     static final int DESTROYED = 8;
+    static final int ATTACHED = 16;
 
     /** {@link #enqueue} results. */
     static final int ACCEPTED = 0;
@@ -63,9 +61,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private static final VarHandle STATUS;
-    private static final VarHandle SIZE;
+    private static final VarHandle ENQUEUED;
+    private static final VarHandle DEQUEUED;
     private static final VarHandle HIGH;
-    private static final VarHandle CHILDREN;
     private static final VarHandle STOP_REASON;
     private static final VarHandle EXTRAS;
     private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
@@ -76,13 +74,25 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         }
     };
 
+    /** Whether an actor class overrides {@code onProcessFailure}: only such actors can ask for a restart. */
+    private static final ClassValue<Boolean> MAY_RESTART = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                return type.getMethod("onProcessFailure", TbActorMsg.class, Throwable.class).getDeclaringClass() != TbActor.class;
+            } catch (NoSuchMethodException e) {
+                return Boolean.TRUE;
+            }
+        }
+    };
+
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(TbActorMailbox.class, "status", int.class);
-            SIZE = lookup.findVarHandle(TbActorMailbox.class, "size", int.class);
+            ENQUEUED = lookup.findVarHandle(TbActorMailbox.class, "enqueued", int.class);
+            DEQUEUED = lookup.findVarHandle(TbActorMailbox.class, "dequeued", int.class);
             HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
-            CHILDREN = lookup.findVarHandle(TbActorMailbox.class, "children", Set.class);
             STOP_REASON = lookup.findVarHandle(TbActorMailbox.class, "stopReason", TbActorStopReason.class);
             EXTRAS = lookup.findVarHandle(TbActorMailbox.class, "extras", MailboxExtras.class);
         } catch (ReflectiveOperationException e) {
@@ -96,20 +106,26 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private final Dispatcher dispatcher;
     private final ConcurrentLinkedQueue<Object> normalPriorityMsgs = new ConcurrentLinkedQueue<>();
     private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
-    private volatile Set<TbActorId> children;
+    // children form an intrusive doubly linked list through their mailboxes, guarded by the parent's monitor:
+    // two references per child instead of a hash-set entry, and no set object at all for childless actors
+    private TbActorMailbox firstChild;
+    private TbActorMailbox prevSibling;
+    private TbActorMailbox nextSibling;
+    private int childCount;
+    private boolean linkedToParent;
     private volatile int status = SCHEDULED;
-    private volatile int size;
+    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued; the turn owner adds
+    // the messages of a turn to dequeued once per turn with a plain release store, so the consumer does no atomic
+    // read-modify-write per message (a bounded mailbox counts each poll atomically instead, to keep its bound exact)
+    private volatile int enqueued;
+    private volatile int dequeued;
     private volatile TbActorStopReason stopReason;
-    private volatile Throwable stopCause;
-    private volatile ScheduledFuture<?> initRetry;
     private volatile MailboxExtras extras;
-    private final TbActorCreator creator;
+    private TbActorCreator creator;
     private final TbMailboxBound bound;
     private TbActor actor;
     private String actorType = "unknown";
     private int initAttempts;
-    private long handOffDelayNanos = -1;
-    private boolean attached;
 
     TbActorMailbox(DefaultTbActorSystem system, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher,
                    TbActorCreator creator, TbMailboxBound bound) {
@@ -124,8 +140,12 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     // ---------------------------------------------------------------- creation (called by the creating thread)
 
     void attachActor(TbActor newActor) {
-        this.attached = true;
+        setBits(ATTACHED);
         this.actor = newActor;
+        if (!MAY_RESTART.get(newActor.getClass())) {
+            // the default failure strategy never restarts: keeping the creator would only cost memory
+            this.creator = null;
+        }
         this.actorType = ACTOR_TYPES.get(newActor.getClass());
     }
 
@@ -137,7 +157,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     /** The creator threw: the actor never existed; tell what was queued to the placeholder. */
     void failCreation(Throwable cause) {
         STOP_REASON.compareAndSet(this, null, TbActorStopReason.INIT_FAILED);
-        stopCause = cause;
+        extras().stopCause = cause;
         setBits(STOP_REQUESTED);
         finishDestroy(false);
     }
@@ -185,10 +205,10 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         TbMailboxBound limit = bound;
         if (highPriority) {
             highQueue().add(element);
-            SIZE.getAndAdd(this, 1);
+            ENQUEUED.getAndAdd(this, 1);
         } else if (limit == null) {
             normalPriorityMsgs.add(element);
-            SIZE.getAndAdd(this, 1);
+            ENQUEUED.getAndAdd(this, 1);
         } else if (!offerBounded(msg, element, limit, tryOnly)) {
             return REFUSED_FULL;
         }
@@ -206,11 +226,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private boolean offerBounded(TbActorMsg msg, Object element, TbMailboxBound limit, boolean tryOnly) {
         int capacity = limit.capacity();
         for (;;) {
-            int current = size;
-            if (current >= capacity) {
+            int in = enqueued;
+            if (in - dequeued >= capacity) {
                 break;
             }
-            if (SIZE.compareAndSet(this, current, current + 1)) {
+            if (ENQUEUED.compareAndSet(this, in, in + 1)) {
                 normalPriorityMsgs.add(element);
                 return true;
             }
@@ -225,11 +245,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         }
         Object oldest = normalPriorityMsgs.poll();
         if (oldest != null) {
-            SIZE.getAndAdd(this, -1);
+            DEQUEUED.getAndAdd(this, 1);
             system.notProcessed(selfId, unwrap(oldest), TbActorStopReason.DROPPED_OLDEST);
         }
         normalPriorityMsgs.add(element);
-        SIZE.getAndAdd(this, 1);
+        ENQUEUED.getAndAdd(this, 1);
         return true;
     }
 
@@ -301,29 +321,31 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             return;
         }
         int throughput = system.getActorThroughput();
+        boolean exactCount = bound != null;
         int processed = 0;
         while (processed < throughput) {
             if ((status & STOP_REQUESTED) != 0) {
-                dispatcher.turnCompleted();
+                endTurn(processed, exactCount);
                 destroyAndRelease();
                 return;
             }
-            Object element = poll();
+            Object element = pollTurn(exactCount);
             if (element == null) {
                 break;
             }
             processed++;
             processOne(element);
-            if (handOffDelayNanos >= 0) {
+            MailboxExtras restarting = extras;
+            if (restarting != null && restarting.handOffDelayNanos >= 0) {
                 // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
-                dispatcher.turnCompleted();
-                long delay = handOffDelayNanos;
-                handOffDelayNanos = -1;
+                endTurn(processed, exactCount);
+                long delay = restarting.handOffDelayNanos;
+                restarting.handOffDelayNanos = -1;
                 scheduleOwnedTurn(delay);
                 return;
             }
         }
-        dispatcher.turnCompleted();
+        endTurn(processed, exactCount);
         MailboxExtras e = extras;
         if (e != null && e.idleTimeoutNanos > 0) {
             e.lastActivity = System.nanoTime();
@@ -347,14 +369,32 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return !normalPriorityMsgs.isEmpty() || (high != null && !high.isEmpty());
     }
 
-    private Object poll() {
+    /** Polls for the turn owner; counted at once only when the count must be exact (bounded mailbox). */
+    private Object pollTurn(boolean exactCount) {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element = high == null ? null : high.poll();
         if (element == null) {
             element = normalPriorityMsgs.poll();
         }
+        if (exactCount && element != null) {
+            DEQUEUED.getAndAdd(this, 1);
+        }
+        return element;
+    }
+
+    /** Ends a turn while still owning it: counts the turn and, for unbounded mailboxes, its messages. */
+    private void endTurn(int processed, boolean exactCount) {
+        dispatcher.turnCompleted();
+        if (!exactCount && processed > 0) {
+            DEQUEUED.setRelease(this, dequeued + processed);
+        }
+    }
+
+    /** Polls from any thread (drains when stopping), counting each message atomically. */
+    private Object poll() {
+        Object element = pollTurn(false);
         if (element != null) {
-            SIZE.getAndAdd(this, -1);
+            DEQUEUED.getAndAdd(this, 1);
         }
         return element;
     }
@@ -459,7 +499,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         initAttempts = 0;
         clearBits(INITIALIZED);
         long backoff = system.getSettings().getRestartBackoff().toNanos();
-        handOffDelayNanos = backoff << Math.min(20, e.restartsInWindow - 1);
+        e.handOffDelayNanos = backoff << Math.min(20, e.restartsInWindow - 1);
         system.actorRestarted(this);
     }
 
@@ -470,7 +510,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             return;
         }
         try {
-            initRetry = system.getScheduler().schedule(this::submitOwnedTurn, delayNanos, TimeUnit.NANOSECONDS);
+            extras().initRetry = system.getScheduler().schedule(this::submitOwnedTurn, delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             submitOwnedTurn();
             return;
@@ -529,10 +569,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     }
 
     private void cancelInitRetry() {
-        ScheduledFuture<?> retry = initRetry;
+        MailboxExtras e = extras;
+        ScheduledFuture<?> retry = e == null ? null : e.initRetry;
         if (retry != null && retry.cancel(false)) {
             // the cancelled retry held SCHEDULED for us: run the destroying turn now instead of after the delay
-            initRetry = null;
+            e.initRetry = null;
             submitOwnedTurn();
         }
     }
@@ -549,14 +590,13 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         if (!STOP_REASON.compareAndSet(this, null, reason)) {
             return false;
         }
-        stopCause = cause;
+        if (cause != null) {
+            extras().stopCause = cause;
+        }
         setBits(STOP_REQUESTED);
         system.unregister(this);
-        Set<TbActorId> kids = children;
-        if (kids != null) {
-            for (TbActorId child : kids) {
-                system.stop(child);
-            }
+        for (TbActorMailbox child : children()) {
+            child.stop(TbActorStopReason.STOPPED, null);
         }
         cancelInitRetry();
         trySchedule();
@@ -576,7 +616,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran
         if (callDestroy && actor != null) {
             try {
-                actor.destroy(reason, stopCause);
+                MailboxExtras e = extras;
+                actor.destroy(reason, e == null ? null : e.stopCause);
             } catch (Throwable t) {
                 log.warn("[{}] Failed to destroy actor", selfId, t);
             }
@@ -593,7 +634,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             e.watchers.clear();
         }
         drainQueues(reason);
-        system.onDestroyed(this, reason, attached);
+        system.onDestroyed(this, reason, (status & ATTACHED) != 0);
     }
 
     // ---------------------------------------------------------------- extras: timers, watchers, passivation
@@ -715,31 +756,60 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     // ---------------------------------------------------------------- children and context
 
-    void addChild(TbActorId childId) {
-        Set<TbActorId> kids = children;
-        if (kids == null) {
-            Set<TbActorId> created = ConcurrentHashMap.newKeySet();
-            Object witness = CHILDREN.compareAndExchange(this, null, created);
-            kids = witness == null ? created : castSet(witness);
-        }
-        kids.add(childId);
-    }
-
-    void removeChild(TbActorId childId) {
-        Set<TbActorId> kids = children;
-        if (kids != null) {
-            kids.remove(childId);
+    void addChild(TbActorMailbox child) {
+        synchronized (this) {
+            TbActorMailbox head = firstChild;
+            child.prevSibling = null;
+            child.nextSibling = head;
+            if (head != null) {
+                head.prevSibling = child;
+            }
+            firstChild = child;
+            child.linkedToParent = true;
+            childCount++;
         }
     }
 
-    Set<TbActorId> childIds() {
-        Set<TbActorId> kids = children;
-        return kids == null ? Collections.emptySet() : kids;
+    void removeChild(TbActorMailbox child) {
+        synchronized (this) {
+            if (!child.linkedToParent) {
+                return;
+            }
+            TbActorMailbox prev = child.prevSibling;
+            TbActorMailbox next = child.nextSibling;
+            if (prev == null) {
+                firstChild = next;
+            } else {
+                prev.nextSibling = next;
+            }
+            if (next != null) {
+                next.prevSibling = prev;
+            }
+            child.prevSibling = null;
+            child.nextSibling = null;
+            child.linkedToParent = false;
+            childCount--;
+        }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Set<TbActorId> castSet(Object o) {
-        return (Set<TbActorId>) o;
+    /** @return a snapshot of the live children, newest first */
+    List<TbActorMailbox> children() {
+        synchronized (this) {
+            if (childCount == 0) {
+                return List.of();
+            }
+            List<TbActorMailbox> snapshot = new java.util.ArrayList<>(childCount);
+            for (TbActorMailbox child = firstChild; child != null; child = child.nextSibling) {
+                snapshot.add(child);
+            }
+            return snapshot;
+        }
+    }
+
+    int childCount() {
+        synchronized (this) {
+            return childCount;
+        }
     }
 
     boolean isStopRequested() {
@@ -768,7 +838,10 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     /** @return messages waiting in this mailbox */
     public int pendingMessages() {
-        return Math.max(0, size);
+        if ((status & DESTROYED) != 0) {
+            return 0;
+        }
+        return Math.max(0, enqueued - dequeued);
     }
 
     ActorStats stats() {
@@ -784,7 +857,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             state = "INITIALIZING";
         }
         return new ActorStats(selfId.toString(), actorType, selfId.getEntityType(), dispatcher.getName(), state,
-                pendingMessages(), parent == null ? null : parent.selfId.toString(), childIds().size());
+                pendingMessages(), parent == null ? null : parent.selfId.toString(), childCount());
     }
 
     @Override

@@ -57,16 +57,18 @@ class MailboxSemanticsTest {
     void highPriorityMessagesOvertakeNormalOnesAlreadyWaiting() throws Exception {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);
         CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
         List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
         TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("a"), () -> new TestActors.FnActor(msg -> {
             int value = ((Step) msg).value();
             if (value == 0) {
+                entered.countDown();
                 awaitQuietly(gate);
             }
             seen.add(value);
         })));
         ref.tell(new Step(0));
-        await().until(() -> system.getActorStats(ref.getActorId()).orElseThrow().pendingMessages() == 0);
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
         ref.tell(new Step(1));
         ref.tell(new Step(2));
         ref.tellWithHighPriority(new Step(100));
