@@ -114,9 +114,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private int childCount;
     private boolean linkedToParent;
     private volatile int status = SCHEDULED;
-    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued; the turn owner adds
-    // the messages of a turn to dequeued once per turn with a plain release store, so the consumer does no atomic
-    // read-modify-write per message (a bounded mailbox counts each poll atomically instead, to keep its bound exact)
+    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued atomically; the turn
+    // owner is the only writer of dequeued and counts each message with a release store, so the consumer does no
+    // locked read-modify-write per message (a bounded mailbox, where a sender may drop the oldest, counts atomically)
     private volatile int enqueued;
     private volatile int dequeued;
     private volatile TbActorStopReason stopReason;
@@ -321,15 +321,15 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             return;
         }
         int throughput = system.getActorThroughput();
-        boolean exactCount = bound != null;
+        boolean atomicCount = bound != null;
         int processed = 0;
         while (processed < throughput) {
             if ((status & STOP_REQUESTED) != 0) {
-                endTurn(processed, exactCount);
+                dispatcher.turnCompleted();
                 destroyAndRelease();
                 return;
             }
-            Object element = pollTurn(exactCount);
+            Object element = pollTurn(atomicCount);
             if (element == null) {
                 break;
             }
@@ -338,14 +338,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             MailboxExtras restarting = extras;
             if (restarting != null && restarting.handOffDelayNanos >= 0) {
                 // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
-                endTurn(processed, exactCount);
+                dispatcher.turnCompleted();
                 long delay = restarting.handOffDelayNanos;
                 restarting.handOffDelayNanos = -1;
                 scheduleOwnedTurn(delay);
                 return;
             }
         }
-        endTurn(processed, exactCount);
+        dispatcher.turnCompleted();
         MailboxExtras e = extras;
         if (e != null && e.idleTimeoutNanos > 0) {
             e.lastActivity = System.nanoTime();
@@ -369,34 +369,26 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return !normalPriorityMsgs.isEmpty() || (high != null && !high.isEmpty());
     }
 
-    /** Polls for the turn owner; counted at once only when the count must be exact (bounded mailbox). */
-    private Object pollTurn(boolean exactCount) {
+    /** Polls for the turn owner, or with {@code atomicCount} for any thread (bounded mailboxes, drains). */
+    private Object pollTurn(boolean atomicCount) {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element = high == null ? null : high.poll();
         if (element == null) {
             element = normalPriorityMsgs.poll();
         }
-        if (exactCount && element != null) {
-            DEQUEUED.getAndAdd(this, 1);
+        if (element != null) {
+            if (atomicCount) {
+                DEQUEUED.getAndAdd(this, 1);
+            } else {
+                DEQUEUED.setRelease(this, dequeued + 1);
+            }
         }
         return element;
-    }
-
-    /** Ends a turn while still owning it: counts the turn and, for unbounded mailboxes, its messages. */
-    private void endTurn(int processed, boolean exactCount) {
-        dispatcher.turnCompleted();
-        if (!exactCount && processed > 0) {
-            DEQUEUED.setRelease(this, dequeued + processed);
-        }
     }
 
     /** Polls from any thread (drains when stopping), counting each message atomically. */
     private Object poll() {
-        Object element = pollTurn(false);
-        if (element != null) {
-            DEQUEUED.getAndAdd(this, 1);
-        }
-        return element;
+        return pollTurn(true);
     }
 
     private void processOne(Object element) {
