@@ -1,6 +1,7 @@
 package io.tbactors.kafka;
 
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.codec.TbEncodedMsg;
 import java.nio.charset.StandardCharsets;
@@ -58,16 +59,16 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         sentLocally.increment();
         return deliveries.deliverLocally(entityType, entityId, msg, partition,
                 () -> tracker.state() == PartitionTracker.State.OWNED, tracker::releaseLocal,
-                reason -> resendRemotely(entityType, entityId, msg, partition, tracker));
+                reason -> resendRemotely(entityType, entityId, msg, partition, tracker, reason));
     }
 
     private CompletableFuture<Void> resendRemotely(String entityType, UUID entityId, TbActorMsg msg, int partition,
-                                                   PartitionTracker tracker) {
+                                                   PartitionTracker tracker, TbActorStopReason reason) {
         if (tracker.route() == PartitionTracker.Route.LOCAL) {
-            // owned again meanwhile: the root refused it for another reason, which a retry would not change
+            // still this node's: every delivery came back for a reason that sending through Kafka would not change
             tracker.releaseLocal();
             return CompletableFuture.failedFuture(new TbClusterDeliveryException("The message for " + entityType + "|" + entityId
-                    + " was not processed by this node, which owns its partition", null, null));
+                    + " was not processed by this node, which owns its partition: " + reason, reason, null));
         }
         return sendRemotely(entityType, entityId, msg, partition, tracker);
     }
