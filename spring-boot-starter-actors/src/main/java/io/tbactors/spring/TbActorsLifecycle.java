@@ -41,6 +41,10 @@ public class TbActorsLifecycle implements SmartLifecycle {
 
     @Override
     public void start() {
+        if (!actorSystem.isRunning()) {
+            throw new IllegalStateException("The actor system was stopped and cannot start again: "
+                    + "stopping it destroyed its actors and ended its threads; create a new application context instead");
+        }
         actorSystemContext.createRootActor(properties.getRootDispatcher());
         running = true;
     }
@@ -69,5 +73,15 @@ public class TbActorsLifecycle implements SmartLifecycle {
     @Override
     public int getPhase() {
         return PHASE;
+    }
+
+    /**
+     * Stopping an actor system is final (its actors are destroyed and its threads end), so this lifecycle does not
+     * take part in a context pause, such as the one the Spring TestContext framework applies to cached contexts that
+     * are not in use: the actors keep running while the context is paused.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
     }
 }

@@ -217,6 +217,25 @@ class TbActorsAutoConfigurationTests {
     }
 
     @Test
+    void pausingAndRestartingTheContextKeepsTheActorsRunning() {
+        runner.withBean(RouterCreator.class).run(context -> {
+            org.springframework.context.ConfigurableApplicationContext app =
+                    (org.springframework.context.ConfigurableApplicationContext) context.getSourceApplicationContext();
+            app.pause();
+            app.restart();
+            ActorSystemContext actors = context.getBean(ActorSystemContext.class);
+            assertThat(actors.isAcceptingMessages()).isTrue();
+            Outcomes outcomes = new Outcomes();
+            actors.tell(new DeviceMsg("d1", outcomes));
+            await().untilAsserted(() -> assertThat(outcomes.processed).hasValue(1));
+            TbActorsLifecycle lifecycle = context.getBean(TbActorsLifecycle.class);
+            assertThat(lifecycle.isPauseable()).isFalse();
+            lifecycle.stop();
+            assertThatThrownBy(lifecycle::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("cannot start again");
+        });
+    }
+
+    @Test
     void passivationTickAndLogIntervalReachTheSettings() {
         runner.withPropertyValues("tb.actors.passivation-tick=250ms", "tb.actors.dead-letters.log-interval=1m").run(context -> {
             TbActorSystemSettings settings = context.getBean(TbActorSystemSettings.class);
