@@ -123,6 +123,23 @@ class ApiExtensionsTest {
     }
 
     @Test
+    void aCreatorMadeOfAnIdAndAConstructorCallMakesANewActorEachTime() {
+        TbActorId id = new TbStringActorId("made");
+        TbActorCreator creator = TbActorCreator.of(id, () -> new AbstractTbActor() {
+            @Override
+            public boolean process(TbActorMsg msg) {
+                return true;
+            }
+        });
+        assertThat(creator.createActorId()).isSameAs(id);
+        assertThat(creator.createActor()).isNotSameAs(creator.createActor());
+        assertThat(creator.getMailboxBound()).isNull();
+        assertThat(creator).hasToString("TbActorCreator{made}");
+        assertThatThrownBy(() -> TbActorCreator.of(null, () -> null)).hasMessageContaining("actorId");
+        assertThatThrownBy(() -> TbActorCreator.of(id, null)).hasMessageContaining("supplier");
+    }
+
+    @Test
     void creatorsHaveNoMailboxBoundUnlessTheyChooseOne() {
         TbActorCreator creator = new TbActorCreator() {
             @Override

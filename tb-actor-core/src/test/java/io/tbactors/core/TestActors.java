@@ -33,17 +33,18 @@ final class TestActors {
     }
 
     static TbActorCreator creator(TbActorId id, Supplier<TbActor> actor) {
-        return new TbActorCreator() {
+        // a null id is allowed here so tests can check the system's own null check
+        return id == null ? new TbActorCreator() {
             @Override
             public TbActorId createActorId() {
-                return id;
+                return null;
             }
 
             @Override
             public TbActor createActor() {
                 return actor.get();
             }
-        };
+        } : TbActorCreator.of(id, actor);
     }
 
     static TbActorCreator counting(TbActorId id) {

@@ -9,7 +9,7 @@ import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.benchmarks.support.Runtimes;
-import io.tbactors.benchmarks.support.TbCreator;
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.core.DefaultTbActorSystem;
 
 /** A parent of ours creating its children the ThingsBoard way, with {@code getOrCreateChildActor}. */
@@ -26,7 +26,7 @@ final class TbChildCreation extends ChildCreation {
     @Override
     void createParent(String name) {
         parentId = new TbStringActorId(name);
-        parent = system.createRootActor(Runtimes.DISPATCHER, new TbCreator(parentId, () -> new Parent(events)));
+        parent = system.createRootActor(Runtimes.DISPATCHER, TbActorCreator.of(parentId, () -> new Parent(events)));
     }
 
     @Override
@@ -59,7 +59,7 @@ final class TbChildCreation extends ChildCreation {
             for (int i = 0; i < spawn.count(); i++) {
                 TbActorId childId = new TbStringActorId(spawn.names()[i]);
                 ctx.getOrCreateChildActor(childId, () -> Runtimes.DISPATCHER,
-                        () -> new TbCreator(childId, () -> new Child(events)), () -> true);
+                        () -> TbActorCreator.of(childId, () -> new Child(events)), () -> true);
             }
             return true;
         }

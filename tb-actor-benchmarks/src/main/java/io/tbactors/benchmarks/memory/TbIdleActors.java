@@ -7,7 +7,7 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.benchmarks.support.Runtimes;
-import io.tbactors.benchmarks.support.TbCreator;
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.core.DefaultTbActorSystem;
 
 /** Idle actors of ours, children of one root actor, each with a string id. */
@@ -17,14 +17,14 @@ final class TbIdleActors implements IdleActors {
     private final TbActorId parentId = new TbStringActorId("tenant");
 
     TbIdleActors() {
-        system.createRootActor(Runtimes.DISPATCHER, new TbCreator(parentId, Parent::new));
+        system.createRootActor(Runtimes.DISPATCHER, TbActorCreator.of(parentId, Parent::new));
     }
 
     @Override
     public void create(int count) {
         STARTED.arm(count);
         for (int i = 0; i < count; i++) {
-            system.createChildActor(Runtimes.DISPATCHER, new TbCreator(new TbStringActorId("device-" + i), IdleActor::new), parentId);
+            system.createChildActor(Runtimes.DISPATCHER, TbActorCreator.of(new TbStringActorId("device-" + i), IdleActor::new), parentId);
         }
         STARTED.await();
     }

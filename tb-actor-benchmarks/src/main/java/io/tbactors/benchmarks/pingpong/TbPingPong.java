@@ -9,7 +9,7 @@ import io.tbactors.api.TbStringActorId;
 import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.LatencyRecorder;
 import io.tbactors.benchmarks.support.Runtimes;
-import io.tbactors.benchmarks.support.TbCreator;
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.core.DefaultTbActorSystem;
 
 /** Ping-pong between two actors of ours. */
@@ -21,9 +21,9 @@ final class TbPingPong implements PingPong {
 
     TbPingPong() {
         TbActorRef responder = system.createRootActor(Runtimes.DISPATCHER,
-                new TbCreator(new TbStringActorId("responder"), Responder::new));
+                TbActorCreator.of(new TbStringActorId("responder"), Responder::new));
         requester = system.createRootActor(Runtimes.DISPATCHER,
-                new TbCreator(new TbStringActorId("requester"), () -> new Requester(responder, new RoundTrips(done))));
+                TbActorCreator.of(new TbStringActorId("requester"), () -> new Requester(responder, new RoundTrips(done))));
     }
 
     @Override

@@ -6,7 +6,7 @@ import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.Runtimes;
-import io.tbactors.benchmarks.support.TbCreator;
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.benchmarks.support.Tick;
 import io.tbactors.core.DefaultTbActorSystem;
 
@@ -19,7 +19,7 @@ final class TbThroughputTarget implements ThroughputTarget {
     TbThroughputTarget(Shape shape, Completion completion) {
         refs = new TbActorRef[shape.actors()];
         for (int i = 0; i < refs.length; i++) {
-            refs[i] = system.createRootActor(Runtimes.DISPATCHER, new TbCreator(new TbStringActorId("counter-" + i),
+            refs[i] = system.createRootActor(Runtimes.DISPATCHER, TbActorCreator.of(new TbStringActorId("counter-" + i),
                     () -> new CountingActor(new RoundCounter(shape.messagesPerActor(), completion))));
         }
     }

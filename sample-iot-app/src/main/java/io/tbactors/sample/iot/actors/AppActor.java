@@ -1,5 +1,6 @@
 package io.tbactors.sample.iot.actors;
 
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
@@ -37,7 +38,7 @@ public class AppActor extends AbstractTbActor {
             try {
                 TbActorId id = IotActorIds.tenant(tenantMsg.tenantId());
                 tenant = ctx.getOrCreateChildActor(id, () -> IotDispatchers.TENANT,
-                        () -> new IotActorCreator(id, () -> new TenantActor(services, tenantMsg.tenantId())));
+                        () -> TbActorCreator.of(id, () -> new TenantActor(services, tenantMsg.tenantId())));
             } catch (IllegalStateException stopping) {
                 // the actor system refuses new actors while it stops: the message will never be processed
                 tenantMsg.onTbActorStopped(TbActorStopReason.STOPPED);

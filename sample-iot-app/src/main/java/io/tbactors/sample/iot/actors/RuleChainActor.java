@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
@@ -125,7 +126,7 @@ public class RuleChainActor extends AbstractTbActor {
         for (RuleNodeDefinition node : definition.nodes()) {
             TbActorId id = IotActorIds.ruleNode(ruleChainId, chainVersion, node.id());
             newNodes.put(node.id(), ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
-                    () -> new IotActorCreator(id, () -> new RuleNodeActor(services, id, node))));
+                    () -> TbActorCreator.of(id, () -> new RuleNodeActor(services, id, node))));
         }
         Map<String, Map<String, List<String>>> newRoutes = new HashMap<>();
         for (RuleConnection connection : definition.connections()) {

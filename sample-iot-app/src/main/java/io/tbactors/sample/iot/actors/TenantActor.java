@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
@@ -78,7 +79,7 @@ public class TenantActor extends AbstractTbActor {
         try {
             TbActorId id = IotActorIds.device(msg.deviceId());
             return Optional.of(ctx.getOrCreateChildActor(id, () -> IotDispatchers.DEVICE,
-                    () -> new IotActorCreator(id, () -> new DeviceActor(services, tenantId, msg.deviceId()))));
+                    () -> TbActorCreator.of(id, () -> new DeviceActor(services, tenantId, msg.deviceId()))));
         } catch (IllegalStateException stopping) {
             msg.onTbActorStopped(TbActorStopReason.STOPPED);
             return Optional.empty();
@@ -98,7 +99,7 @@ public class TenantActor extends AbstractTbActor {
     private void startRuleChain(RuleChain chain) {
         TbActorId id = IotActorIds.ruleChain(chain.id());
         TbActorRef ref = ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
-                () -> new IotActorCreator(id, () -> new RuleChainActor(services, tenantId, chain.id())));
+                () -> TbActorCreator.of(id, () -> new RuleChainActor(services, tenantId, chain.id())));
         ruleChains.put(chain.id(), ref);
         if (chain.root()) {
             rootChain = ref;

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
@@ -165,7 +166,7 @@ class RuleChainActorTest {
     private void start(long version, String chainJson) {
         chainIs(version, chainJson);
         IotActorServices services = new IotActorServices(mock(DeviceService.class), chainService, mocks.factory(), stats);
-        chainActor = system.createRootActor(IotDispatchers.RULE, new IotActorCreator(IotActorIds.ruleChain(CHAIN),
+        chainActor = system.createRootActor(IotDispatchers.RULE, TbActorCreator.of(IotActorIds.ruleChain(CHAIN),
                 () -> new RuleChainActor(services, TENANT, CHAIN)));
     }
 
