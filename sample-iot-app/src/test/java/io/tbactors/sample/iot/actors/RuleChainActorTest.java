@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
@@ -172,7 +173,8 @@ class RuleChainActorTest {
 
     private void chainIs(long version, String chainJson) {
         RuleChain chain = new RuleChain(CHAIN, TENANT, "chain", true, json(chainJson).toString(), 0, 0, version);
-        when(chainService.findById(CHAIN)).thenReturn(Optional.of(chain));
+        // doReturn does not call the mock while stubbing: the chain's actors may be calling it on other threads
+        doReturn(Optional.of(chain)).when(chainService).findById(CHAIN);
     }
 
     private TbMsg send(Map<String, Object> data) {

@@ -1,0 +1,183 @@
+package io.tbactors.sample.iot.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.tbactors.kafka.KafkaClusterMember;
+import io.tbactors.sample.iot.SampleIotApplication;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Two nodes of the app in the cluster profile against one in-process Kafka broker, sharing one database: telemetry
+ * posted to either node over HTTP is processed by the node that owns the device's partition, and every reading
+ * answered 200 is stored once, in order.
+ */
+class ClusterEndToEndTest {
+
+    private static final int PARTITIONS = 6;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static EmbeddedKafkaKraftBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS);
+        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+        broker.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.destroy();
+        }
+    }
+
+    private static ConfigurableApplicationContext startNode(String database, String topic) {
+        return new SpringApplicationBuilder(SampleIotApplication.class)
+                .profiles("test", "cluster")
+                .run("--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+                        "--spring.datasource.url=" + database,
+                        "--server.port=0",
+                        "--tb.actors.cluster.topic=" + topic,
+                        "--tb.actors.cluster.group-id=" + topic,
+                        "--tb.actors.cluster.partitions=" + PARTITIONS);
+    }
+
+    private static ApiClient api(ConfigurableApplicationContext node) {
+        return new ApiClient(Integer.parseInt(node.getEnvironment().getProperty("local.server.port")));
+    }
+
+    private static Set<Integer> owned(ConfigurableApplicationContext node) {
+        return node.getBean(KafkaClusterMember.class).getOwnedPartitions();
+    }
+
+    @Test
+    void telemetryPostedToEitherNodeIsProcessedByTheDevicesOwnerAndStoredOnceInOrder() throws Exception {
+        String database = "jdbc:h2:mem:cluster-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        String topic = "sample-cluster-" + UUID.randomUUID();
+        try (ConfigurableApplicationContext a = startNode(database, topic);
+             ConfigurableApplicationContext b = startNode(database, topic)) {
+            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
+                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            List<ApiClient> nodes = List.of(api(a), api(b));
+            List<ApiClient.Device> devices = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                devices.add(nodes.get(0).createDevice("cluster-device-" + i));
+            }
+            int readings = 15;
+            ExecutorService posters = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> posted = new ArrayList<>();
+                for (ApiClient.Device device : devices) {
+                    posted.add(posters.submit(() -> {
+                        for (int seq = 0; seq < readings; seq++) {
+                            // alternate the node the device posts to, as a device reconnecting would
+                            ApiClient node = nodes.get(seq % 2);
+                            int status = node.postAsDevice(device.token(), "telemetry",
+                                    "{\"ts\": " + (1000 + seq) + ", \"values\": {\"seq\": " + seq + "}}").status();
+                            assertThat(status).as("reading %d of %s", seq, device.id()).isEqualTo(200);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : posted) {
+                    f.get(2, TimeUnit.MINUTES);
+                }
+            } finally {
+                posters.shutdownNow();
+            }
+
+            for (ApiClient.Device device : devices) {
+                JsonNode history = await().atMost(WAIT).until(
+                        () -> nodes.get(0).get(TelemetryEndToEndTest.historyPath(device) + "?keys=seq").json(),
+                        json -> json.has("seq") && json.get("seq").size() >= readings);
+                List<Long> seqs = history.get("seq").valueStream().map(v -> v.get("value").longValue()).toList();
+                assertThat(seqs).as("device %s", device.id()).hasSize(readings);
+                assertThat(new HashSet<>(seqs)).hasSize(readings);
+                // each device's actor lives on exactly one node: its partition's owner
+                int hosts = 0;
+                for (ApiClient node : nodes) {
+                    if (node.get("/actuator/actors/DEVICE%7C" + device.id()).status() == 200) {
+                        hosts++;
+                    }
+                }
+                assertThat(hosts).as("nodes hosting the actor of %s", device.id()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void whenANodeStopsWhileDevicesPostItsPartitionsMoveAndEveryReadingAnswered200IsStored() throws Exception {
+        String database = "jdbc:h2:mem:failover-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        String topic = "sample-failover-" + UUID.randomUUID();
+        try (ConfigurableApplicationContext a = startNode(database, topic)) {
+            ConfigurableApplicationContext b = startNode(database, topic);
+            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
+                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            ApiClient survivor = api(a);
+            List<ApiClient.Device> devices = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                devices.add(survivor.createDevice("failover-device-" + i));
+            }
+            java.util.Map<UUID, Set<Long>> answered200 = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.concurrent.atomic.AtomicInteger total = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            ExecutorService posters = Executors.newFixedThreadPool(4);
+            List<Future<?>> posting = new ArrayList<>();
+            for (ApiClient.Device device : devices) {
+                Set<Long> accepted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                answered200.put(device.id(), accepted);
+                posting.add(posters.submit(() -> {
+                    for (long seq = 0; !stop.get() && seq < 10_000; seq++) {
+                        if (survivor.postAsDevice(device.token(), "telemetry",
+                                "{\"ts\": " + (1000 + seq) + ", \"values\": {\"seq\": " + seq + "}}").status() == 200) {
+                            accepted.add(seq);
+                            total.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(WAIT).until(() -> total.get() >= 100);
+            b.close();
+            await().atMost(WAIT).until(() -> owned(a).size() == PARTITIONS);
+            int afterFailover = total.get();
+            await().atMost(WAIT).until(() -> total.get() >= afterFailover + 100);
+            stop.set(true);
+            for (Future<?> f : posting) {
+                f.get(1, TimeUnit.MINUTES);
+            }
+            posters.shutdown();
+
+            for (ApiClient.Device device : devices) {
+                Set<Long> expected = answered200.get(device.id());
+                await().atMost(WAIT).untilAsserted(() -> {
+                    JsonNode history = survivor.get(TelemetryEndToEndTest.historyPath(device) + "?keys=seq").json();
+                    Set<Long> stored = new HashSet<>();
+                    if (history.has("seq")) {
+                        history.get("seq").valueStream().forEach(v -> stored.add(v.get("value").longValue()));
+                    }
+                    assertThat(stored).as("device %s", device.id()).containsAll(expected);
+                });
+            }
+        }
+    }
+}
