@@ -720,7 +720,7 @@ public class DefaultTbActorSystem implements TbActorSystem {
 
     /** @return one view per dispatcher, sorted by name */
     public List<DispatcherStats> getDispatcherStats() {
-        Map<String, Long> pending = new ConcurrentHashMap<>();
+        Map<String, Long> pending = new java.util.HashMap<>();
         for (TbActorMailbox mailbox : actors.values()) {
             pending.merge(mailbox.dispatcher().getName(), (long) mailbox.pendingMessages(), Long::sum);
         }

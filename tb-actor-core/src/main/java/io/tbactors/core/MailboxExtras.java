@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 
 /**
- * The state few actors need (timers, pending asks, restarts and retries, stop cause, passivation), kept out of the mailbox itself
+ * The state few actors need (timers, pending asks, restart budget and retries, stop cause, passivation), kept out of the mailbox itself
  * and allocated on first use, so an ordinary idle actor pays one reference for all of it.
  */
 final class MailboxExtras {
@@ -28,9 +28,6 @@ final class MailboxExtras {
 
     /** A pending delayed turn (init retry or restart backoff) that holds the actor's SCHEDULED bit. */
     volatile java.util.concurrent.ScheduledFuture<?> initRetry;
-
-    /** Set by a restart during a turn: the turn ends and the next one runs after this delay; -1 when none. */
-    long handOffDelayNanos = -1;
 
     /** Idle period after which the actor is passivated, 0 when never. */
     volatile long idleTimeoutNanos;

@@ -334,14 +334,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
                 break;
             }
             processed++;
-            processOne(element);
-            MailboxExtras restarting = extras;
-            if (restarting != null && restarting.handOffDelayNanos >= 0) {
+            long restartDelay = processOne(element);
+            if (restartDelay >= 0) {
                 // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
                 dispatcher.turnCompleted();
-                long delay = restarting.handOffDelayNanos;
-                restarting.handOffDelayNanos = -1;
-                scheduleOwnedTurn(delay);
+                scheduleOwnedTurn(restartDelay);
                 return;
             }
         }
@@ -391,7 +388,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return pollTurn(true);
     }
 
-    private void processOne(Object element) {
+    /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
+    private long processOne(Object element) {
         TbActorMsg msg;
         long waitNanos = -1;
         TbActorSystemListener listener = system.listener();
@@ -410,13 +408,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         long slowNanos = system.slowProcessingNanos();
         long start = listener == null && slowNanos < 0 ? 0 : System.nanoTime();
         boolean failed = false;
+        long restartDelay = -1;
         try {
             if (!actor.process(msg) && log.isDebugEnabled()) {
                 log.debug("[{}] Message not handled by {}: {}", selfId, actorType, msg);
             }
         } catch (Throwable t) {
             failed = true;
-            onProcessFailure(msg, t);
+            restartDelay = onProcessFailure(msg, t);
         } finally {
             if (scope != null) {
                 scope.close();
@@ -431,9 +430,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
                 system.slowProcessing(this, msg, took);
             }
         }
+        return restartDelay;
     }
 
-    private void onProcessFailure(TbActorMsg msg, Throwable t) {
+    /** @return the restart backoff when the actor was restarted, otherwise -1 */
+    private long onProcessFailure(TbActorMsg msg, Throwable t) {
         ProcessFailureStrategy strategy;
         try {
             strategy = actor.onProcessFailure(msg, t);
@@ -445,18 +446,21 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             log.warn("[{}] Failed to process message {}; stopping the actor", selfId, msg.getClass().getSimpleName(), t);
             stop(TbActorStopReason.STOPPED, t);
         } else if (strategy != null && strategy.isRestart()) {
-            restart(msg, t);
+            return restart(msg, t);
         } else if (log.isDebugEnabled()) {
             log.debug("[{}] Failed to process message {}; resuming", selfId, msg.getClass().getSimpleName(), t);
         }
+        return -1;
     }
 
     /**
      * Replaces the actor by a fresh instance from its creator, keeping the mailbox, unless it restarted too often
      * within the window; then it is stopped. The new instance is initialised in a later turn, after a backoff that
      * doubles with each restart in the window.
+     *
+     * @return the backoff before the new instance's init, or -1 when the actor was stopped instead
      */
-    private void restart(TbActorMsg msg, Throwable cause) {
+    private long restart(TbActorMsg msg, Throwable cause) {
         MailboxExtras e = extras();
         long now = System.nanoTime();
         if (e.restartsInWindow == 0 || now - e.restartWindowStart > system.getSettings().getRestartWindow().toNanos()) {
@@ -468,7 +472,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             log.warn("[{}] Failed to process {} after {} restart(s) within {}; stopping the actor", selfId,
                     msg.getClass().getSimpleName(), maxRestarts, system.getSettings().getRestartWindow(), cause);
             stop(TbActorStopReason.STOPPED, cause);
-            return;
+            return -1;
         }
         e.restartsInWindow++;
         log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", selfId,
@@ -485,14 +489,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             log.warn("[{}] Creator failed during restart; stopping the actor", selfId, t);
             actor = null;
             stop(TbActorStopReason.INIT_FAILED, t);
-            return;
+            return -1;
         }
         attachActor(fresh);
         initAttempts = 0;
         clearBits(INITIALIZED);
         long backoff = system.getSettings().getRestartBackoff().toNanos();
-        e.handOffDelayNanos = backoff << Math.min(20, e.restartsInWindow - 1);
         system.actorRestarted(this);
+        return backoff << Math.min(20, e.restartsInWindow - 1);
     }
 
     /** Runs the next turn after a delay, keeping {@code SCHEDULED} meanwhile; a stop cancels the wait. */
@@ -808,9 +812,6 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return (status & STOP_REQUESTED) != 0;
     }
 
-    boolean isDestroyed() {
-        return (status & DESTROYED) != 0;
-    }
 
     boolean isIdle() {
         return (status & SCHEDULED) == 0 && !hasMessages();

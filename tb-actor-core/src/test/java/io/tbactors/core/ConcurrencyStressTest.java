@@ -8,7 +8,6 @@ import io.tbactors.api.InitFailureStrategy;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
-import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
@@ -49,10 +48,6 @@ class ConcurrencyStressTest {
         return await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1));
     }
 
-    private static void tellQuietly(TbActorRef ref, TbActorMsg msg) {
-        ref.tell(msg);
-    }
-
     @Test
     void tellRacingStopGivesEveryMessageExactlyOneFate() throws Exception {
         for (int round = 0; round < 200; round++) {
@@ -66,7 +61,7 @@ class ConcurrencyStressTest {
                 futures.add(senders.submit(() -> {
                     barrier.await();
                     for (int i = 0; i < perSender; i++) {
-                        tellQuietly(ref, new TestMsgs.Numbered(sender, i, outcomes));
+                        ref.tell(new TestMsgs.Numbered(sender, i, outcomes));
                     }
                     return null;
                 }));
