@@ -92,9 +92,10 @@ class TbActorsObservabilityAutoConfigurationTests {
                         context.getBean(ActorSystemContext.class).tell(new DeviceMsg("d" + (i % 3), outcomes));
                     }
                     await().untilAsserted(() -> assertThat(registry.find(TbActorsMeterNames.MESSAGES_PROCESSED)
-                            .tags("dispatcher", "default", "actor.type", "DeviceActor").counter())
+                            .tags("dispatcher", "default", "actor.type", "DeviceActor").functionCounter())
                             .isNotNull().satisfies(counter -> assertThat(counter.count()).isEqualTo(30.0)));
-                    assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tag("actor.type", "RouterActor").counter().count())
+                    assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tag("actor.type", "RouterActor")
+                            .functionCounter().count())
                             .isEqualTo(30.0);
                     assertThat(registry.get(TbActorsMeterNames.MESSAGES_FAILED).tag("actor.type", "DeviceActor").counter().count())
                             .isZero();

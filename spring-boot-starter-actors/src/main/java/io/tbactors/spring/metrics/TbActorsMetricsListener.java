@@ -1,6 +1,7 @@
 package io.tbactors.spring.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -49,7 +50,6 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
     @Override
     public void onMessageProcessed(String dispatcher, String actorType, long waitNanos, long processNanos, boolean failed) {
         ActorTypeMeters m = meters(dispatcher, actorType);
-        m.processed.increment();
         if (failed) {
             m.failed.increment();
         }
@@ -111,7 +111,6 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
 
     /** The meters of one dispatcher and actor type. */
     private final class ActorTypeMeters {
-        final Counter processed;
         final Counter failed;
         final Counter initFailures;
         final Counter slow;
@@ -122,8 +121,6 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
         final AtomicInteger alive = new AtomicInteger();
 
         ActorTypeMeters(Tags tags) {
-            processed = Counter.builder(TbActorsMeterNames.MESSAGES_PROCESSED)
-                    .description("Messages processed, including those whose processing threw").tags(tags).register(registry);
             failed = Counter.builder(TbActorsMeterNames.MESSAGES_FAILED)
                     .description("Messages whose processing threw").tags(tags).register(registry);
             initFailures = Counter.builder(TbActorsMeterNames.INIT_FAILURES)
@@ -138,6 +135,9 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
                     .tags(tags).register(registry);
             processing = Timer.builder(TbActorsMeterNames.MESSAGES_PROCESSING)
                     .description("Time an actor took to process a message").tags(tags).register(registry);
+            // the processing timer already counts every message: the counter reads it instead of counting again
+            FunctionCounter.builder(TbActorsMeterNames.MESSAGES_PROCESSED, processing, Timer::count)
+                    .description("Messages processed, including those whose processing threw").tags(tags).register(registry);
             waiting = !waitTime ? null : Timer.builder(TbActorsMeterNames.MESSAGES_WAIT)
                     .description("Time a message waited in its mailbox before processing").tags(tags).register(registry);
             Gauge.builder(TbActorsMeterNames.ACTORS_ALIVE, alive, AtomicInteger::get)

@@ -22,11 +22,11 @@ class TbActorsMetricsListenerTest {
         listener.onMessageProcessed("e", "DeviceActor", -1, 1_000_000, false);
 
         assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "d", "actor.type", "DeviceActor")
-                .counter().count()).isEqualTo(2.0);
+                .functionCounter().count()).isEqualTo(2.0);
         assertThat(registry.get(TbActorsMeterNames.MESSAGES_FAILED).tags("dispatcher", "d").counter().count()).isEqualTo(1.0);
         assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "d").timer()
                 .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);
-        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "e").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "e").functionCounter().count()).isEqualTo(1.0);
         assertThat(registry.find(TbActorsMeterNames.MESSAGES_WAIT).timer()).as("wait times are off").isNull();
     }
 
