@@ -1,6 +1,7 @@
 package io.tbactors.api;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
@@ -48,7 +49,7 @@ public interface TbActorSystem {
      *
      * @param dispatcherId the dispatcher to run it on
      * @param creator makes the actor
-     * @param parent the parent's id; it must be registered
+     * @param parent the parent's id; it must be registered; null creates a root actor, as in ThingsBoard
      * @return the actor's reference
      */
     TbActorRef createChildActor(String dispatcherId, TbActorCreator creator, TbActorId parent);
@@ -92,7 +93,10 @@ public interface TbActorSystem {
      * @param msg told to each child of the parent whose id has this entity type
      * @param entityType the entity type
      */
-    void broadcastToChildrenByType(TbActorId parent, TbActorMsg msg, String entityType);
+    default void broadcastToChildrenByType(TbActorId parent, TbActorMsg msg, String entityType) {
+        Objects.requireNonNull(entityType, "entityType must not be null");
+        broadcastToChildren(parent, id -> entityType.equals(id.getEntityType()), msg);
+    }
 
     /**
      * @param parent the parent

@@ -11,13 +11,15 @@ import java.util.concurrent.CompletableFuture;
  * The reply-to reference of one {@code ask}: telling it completes the request's future. It is not registered in
  * the actor system, so nothing is left behind when the request completes or times out.
  */
-final class AskReplyRef<R extends TbActorMsg> implements TbActorRef, MailboxExtras.StopWatcher {
+final class AskReplyRef<R extends TbActorMsg> implements TbActorRef, MailboxExtras.StopWatcher, Delivery {
 
     private final TbActorId id;
+    private final TbActorId target;
     private final CompletableFuture<R> future;
 
-    AskReplyRef(TbActorId id, CompletableFuture<R> future) {
+    AskReplyRef(TbActorId id, TbActorId target, CompletableFuture<R> future) {
         this.id = id;
+        this.target = target;
         this.future = future;
     }
 
@@ -44,6 +46,13 @@ final class AskReplyRef<R extends TbActorMsg> implements TbActorRef, MailboxExtr
     public void onTargetStopped(TbActorId target, TbActorStopReason reason) {
         future.completeExceptionally(new TbActorStoppedException(target, reason,
                 "Actor [" + target + "] stopped (" + reason + ") before replying"));
+    }
+
+    /** The request itself was refused, dropped or drained: no reply can come. */
+    @Override
+    public void notDelivered(TbActorStopReason reason) {
+        future.completeExceptionally(new TbActorStoppedException(target, reason,
+                "The request to [" + target + "] was not processed (" + reason + ")"));
     }
 
     @Override

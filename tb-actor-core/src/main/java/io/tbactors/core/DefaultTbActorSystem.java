@@ -32,6 +32,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -77,10 +78,15 @@ public class DefaultTbActorSystem implements TbActorSystem {
     private final LongAdder restarts = new LongAdder();
     private final LongAdder tryTellRefused = new LongAdder();
     private final LongAdder passivated = new LongAdder();
+    private final LongAdder callbackFailures = new LongAdder();
+    private final CountDownLatch stopDone = new CountDownLatch(1);
+    private volatile boolean stoppedCleanly;
     private final AtomicLong askSequence = new AtomicLong();
     private final List<DeadLetterListener> deadLetterListeners = new CopyOnWriteArrayList<>();
     private final RateLimitedWarning deadLetterWarning;
     private final RateLimitedWarning slowProcessingWarning;
+    private final RateLimitedWarning callbackFailureWarning;
+    private final TbMessageContextPropagator contextPropagator;
     private final long slowProcessingNanos;
     private final IdleWheel idleWheel;
 
@@ -96,11 +102,13 @@ public class DefaultTbActorSystem implements TbActorSystem {
     public DefaultTbActorSystem(TbActorSystemSettings settings, TbActorSystemListener listener) {
         this.settings = Objects.requireNonNull(settings, "settings must not be null");
         Objects.requireNonNull(listener, "listener must not be null; use TbActorSystemListener.NOOP for none");
-        this.listener = listener == TbActorSystemListener.NOOP ? null : listener;
+        this.listener = listener == TbActorSystemListener.NOOP ? null : new ContainedListener(listener, this);
+        this.contextPropagator = settings.getContextPropagator();
         this.scheduler = new SafeScheduledExecutor(settings.getSchedulerPoolSize(), "tb-actors-scheduler");
         long logInterval = settings.getRateLimitedLogInterval().toNanos();
         this.deadLetterWarning = new RateLimitedWarning(logInterval);
         this.slowProcessingWarning = new RateLimitedWarning(logInterval);
+        this.callbackFailureWarning = new RateLimitedWarning(logInterval);
         this.slowProcessingNanos = settings.getSlowProcessingThreshold() == null ? -1 : settings.getSlowProcessingThreshold().toNanos();
         this.idleWheel = new IdleWheel(this, settings.getPassivationTick().toNanos());
     }
@@ -195,13 +203,38 @@ public class DefaultTbActorSystem implements TbActorSystem {
         dispatcher.setMailboxBound(bound);
     }
 
+    /**
+     * Stops the dispatcher's actors (each is destroyed once and its undelivered messages are told {@code STOPPED}),
+     * then shuts its executor down, within the {@link TbActorSystemSettings#getShutdownTimeout() shutdown timeout}.
+     * Turns already queued still run, so no actor is left holding a turn that will never come.
+     */
     @Override
     public void destroyDispatcher(String dispatcherId) {
         Dispatcher dispatcher = dispatchers.remove(dispatcherId);
         if (dispatcher == null) {
             throw unknownDispatcher(dispatcherId);
         }
-        dispatcher.getExecutor().shutdownNow();
+        long deadline = System.nanoTime() + settings.getShutdownTimeout().toNanos();
+        List<TbActorMailbox> onIt = new ArrayList<>();
+        for (TbActorMailbox mailbox : actors.values()) {
+            if (mailbox.dispatcher() == dispatcher) {
+                onIt.add(mailbox);
+                mailbox.stop(TbActorStopReason.STOPPED, null);
+            }
+        }
+        for (TbActorMailbox mailbox : onIt) {
+            while (!mailbox.isDestroyed() && System.nanoTime() - deadline < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        dispatcher.getExecutor().shutdown();
+        if (!awaitTermination(dispatcher.getExecutor(), deadline)) {
+            log.warn("Dispatcher '{}' did not end within {}; its threads were interrupted", dispatcherId,
+                    settings.getShutdownTimeout());
+            for (TbActorMailbox mailbox : onIt) {
+                mailbox.abandonAfterSystemStop();
+            }
+        }
     }
 
     private IllegalArgumentException unknownDispatcher(String dispatcherId) {
@@ -229,9 +262,9 @@ public class DefaultTbActorSystem implements TbActorSystem {
         return createActor(dispatcherId, creator, null);
     }
 
+    /** A null {@code parent} creates a root actor, as ThingsBoard's runtime does. */
     @Override
     public TbActorRef createChildActor(String dispatcherId, TbActorCreator creator, TbActorId parent) {
-        Objects.requireNonNull(parent, "parent must not be null; use createRootActor for a top-level actor");
         return createActor(dispatcherId, creator, parent);
     }
 
@@ -261,31 +294,32 @@ public class DefaultTbActorSystem implements TbActorSystem {
             return existing;
         }
         liveActors.incrementAndGet();
+        // linked before the creator runs, so a stop of the placeholder (or of the parent) meanwhile unlinks it
+        boolean parentStopping = parent != null && !parent.addChild(mailbox);
         TbActor actor;
         try {
             actor = Objects.requireNonNull(creator.createActor(), "creator.createActor() returned null");
-        } catch (RuntimeException | Error e) {
-            actors.remove(actorId, mailbox);
-            mailbox.failCreation(e);
-            throw e;
+        } catch (Throwable t) {
+            // any throwable, checked ones thrown sneakily included: the placeholder must not stay registered
+            unregister(mailbox);
+            mailbox.failCreation(t);
+            throw sneaky(t);
         }
         mailbox.attachActor(actor);
         dispatcher.actorAdded();
         if (listener != null) {
             listener.onActorCreated(dispatcher.getName(), mailbox.actorType());
         }
-        if (parent != null) {
-            parent.addChild(mailbox);
-            if (parent.isStopRequested()) {
-                // the parent began stopping after our check; its cascade may have missed this child
-                mailbox.stop(TbActorStopReason.STOPPED, null);
-            }
-        }
-        if (state.get() != RUNNING) {
+        if (parentStopping || state.get() != RUNNING) {
             mailbox.stop(TbActorStopReason.STOPPED, null);
         }
         mailbox.start();
         return mailbox;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
+        throw (T) t;
     }
 
     @Override
@@ -357,7 +391,7 @@ public class DefaultTbActorSystem implements TbActorSystem {
         try {
             msg.onTbActorStopped(reason);
         } catch (Throwable t) {
-            log.warn("[{}] onTbActorStopped({}) of {} threw", target, reason, msg.getClass().getName(), t);
+            callbackFailed("onTbActorStopped of " + msg.getClass().getName(), target, t);
         }
         if (listener != null) {
             listener.onMessageNotProcessed(target, msg, reason, afterStop);
@@ -370,8 +404,8 @@ public class DefaultTbActorSystem implements TbActorSystem {
         for (DeadLetterListener deadLetterListener : deadLetterListeners) {
             try {
                 deadLetterListener.onDeadLetter(letter);
-            } catch (RuntimeException e) {
-                log.warn("Dead-letter listener {} threw", deadLetterListener, e);
+            } catch (Throwable t) {
+                callbackFailed("dead-letter listener " + deadLetterListener, letter.target(), t);
             }
         }
         if (log.isInfoEnabled()) {
@@ -471,27 +505,29 @@ public class DefaultTbActorSystem implements TbActorSystem {
             return future;
         }
         AskReplyRef<R> replyTo = new AskReplyRef<>(
-                new io.tbactors.api.TbStringActorId("ask-" + askSequence.incrementAndGet() + "->" + target), future);
+                new io.tbactors.api.TbStringActorId("ask-" + askSequence.incrementAndGet() + "->" + target), target, future);
         TbActorMsg msg = Objects.requireNonNull(request.apply(replyTo), "request function returned null");
         if (!mailbox.addStopWatcher(replyTo)) {
             future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
                     "Actor [" + target + "] stopped before the request was sent"));
             return future;
         }
-        ScheduledFuture<?> timer = scheduler.schedule(() -> future.completeExceptionally(new TimeoutException(
-                "No reply from [" + target + "] within " + timeout)), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> timer;
+        try {
+            timer = scheduler.schedule(() -> future.completeExceptionally(new TimeoutException(
+                    "No reply from [" + target + "] within " + timeout)), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the system stopped since the lookup: nothing would ever time this ask out
+            mailbox.removeStopWatcher(replyTo);
+            future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.STOPPED, "The actor system is stopped"));
+            return future;
+        }
         future.whenComplete((reply, failure) -> {
             timer.cancel(false);
             mailbox.removeStopWatcher(replyTo);
         });
-        int result = mailbox.enqueue(msg, false, false);
-        if (result == TbActorMailbox.REFUSED_FULL) {
-            future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.MAILBOX_FULL,
-                    "The mailbox of [" + target + "] is full"));
-        } else if (result == TbActorMailbox.REFUSED_STOPPED) {
-            future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
-                    "Actor [" + target + "] is stopping"));
-        }
+        // the request carries the reply reference as its delivery: refused, dropped or drained, it fails the future
+        mailbox.enqueue(msg, false, false, replyTo);
         return future;
     }
 
@@ -607,7 +643,13 @@ public class DefaultTbActorSystem implements TbActorSystem {
     public boolean stop(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout must not be null");
         if (!state.compareAndSet(RUNNING, STOPPING)) {
-            return state.get() == STOPPED;
+            // another caller is stopping the system: wait for it (within our own timeout) and share its result
+            try {
+                return stopDone.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && stoppedCleanly;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         List<TbActorMailbox> all = new ArrayList<>(actors.values());
@@ -632,9 +674,11 @@ public class DefaultTbActorSystem implements TbActorSystem {
         }
         scheduler.shutdownNow();
         for (TbActorMailbox mailbox : all) {
-            mailbox.drainAfterSystemStop();
+            mailbox.abandonAfterSystemStop();
         }
+        stoppedCleanly = clean;
         state.set(STOPPED);
+        stopDone.countDown();
         log.info("Actor system stopped{}", clean ? "" : " (timed out, see warnings above)");
         return clean;
     }
@@ -711,6 +755,14 @@ public class DefaultTbActorSystem implements TbActorSystem {
     /** @return actors stopped for being idle */
     public long getPassivatedCount() {
         return passivated.sum();
+    }
+
+    /**
+     * @return failures of user code and plug-ins that the runtime contained (listeners, context propagators,
+     *         dead-letter listeners, {@code onTbActorStopped}, {@code destroy}, failure-strategy decisions)
+     */
+    public long getCallbackFailureCount() {
+        return callbackFailures.sum();
     }
 
     /** @return messages that were not processed and were told why */
@@ -813,8 +865,52 @@ public class DefaultTbActorSystem implements TbActorSystem {
         return settings.isRecordWaitTime();
     }
 
-    TbMessageContextPropagator contextPropagator() {
-        return settings.getContextPropagator();
+    /** @return the sender's context to carry with a message, or null; a propagator that throws carries nothing */
+    Object captureContext() {
+        TbMessageContextPropagator propagator = contextPropagator;
+        if (propagator == null) {
+            return null;
+        }
+        try {
+            return propagator.capture();
+        } catch (Throwable t) {
+            callbackFailed("context propagator capture", null, t);
+            return null;
+        }
+    }
+
+    /** @return the scope to close after processing, or null when restoring failed (the message is processed anyway) */
+    TbMessageContextPropagator.Scope restoreContext(Object context) {
+        try {
+            return contextPropagator.restore(context);
+        } catch (Throwable t) {
+            callbackFailed("context propagator restore", null, t);
+            return null;
+        }
+    }
+
+    void closeContext(TbMessageContextPropagator.Scope scope) {
+        try {
+            scope.close();
+        } catch (Throwable t) {
+            callbackFailed("context propagator scope close", null, t);
+        }
+    }
+
+    /**
+     * Counts and logs (rate-limited) a failure of user code or a plug-in that the runtime contained.
+     *
+     * @param what which callback failed
+     * @param actorId the actor concerned, or null
+     * @param failure what it threw
+     */
+    void callbackFailed(String what, TbActorId actorId, Throwable failure) {
+        callbackFailures.increment();
+        long heldBack = callbackFailureWarning.tryAcquire();
+        if (heldBack >= 0) {
+            log.warn("[{}] {} threw; the runtime went on without it ({} more such failures since the last report)",
+                    actorId, what, heldBack, failure);
+        }
     }
 
     int getActorThroughput() {

@@ -9,6 +9,8 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorUpdateException;
+import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
 import io.tbactors.api.TbMailboxOverflowPolicy;
 import io.tbactors.api.TbTimer;
@@ -23,7 +25,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -33,15 +34,38 @@ import org.slf4j.LoggerFactory;
 /**
  * One actor's mailbox, reference and context in one object.
  *
- * <p>All coordination goes through one status word. The {@link #SCHEDULED} bit is owned by whoever may run
- * the actor: a queued or running turn, a pending init retry, or the creating thread until the actor exists.
- * A turn processes at most {@code actorThroughput} messages, then either hands itself back to the executor
- * (more work) or clears {@code SCHEDULED} and re-checks the queues, so a message that arrived meanwhile is
- * never stranded and no extra task is submitted just to re-check.
+ * <h2>The status word</h2>
+ * All coordination goes through one {@code int} changed only by atomic bit operations:
+ * <pre>
+ *  bit             set by                                   cleared by
+ *  SCHEDULED       the constructor (creating thread holds    the holder, when its turn ends (release) or the
+ *                  it), trySchedule (a CAS from clear:       actor is destroyed (destroyAndRelease); never by
+ *                  exactly one winner)                       anybody else
+ *  INITIALIZED     the turn, after init returned             the turn, at restart or init failure
+ *  INIT_FAILED     the turn, when init gave up or process    a sender of a high-priority TbActorUpdateMsg
+ *                  threw TbActorUpdateException              (one CAS winner), which then schedules a turn
+ *  STOP_REQUESTED  stop(), after winning the stop-reason CAS never
+ *  DESTROYED       the SCHEDULED holder, first thing of      never
+ *                  finishDestroy (getAndBitwiseOr: once)
+ *  ATTACHED        the creating thread, once the creator     never
+ *                  returned an actor
  *
- * <p>Stopping sets {@link #STOP_REQUESTED}; after that no message is processed. The owner destroys the actor once
- * and drains the queues, telling each message why it was not processed. A sender that queued a message but
- * then sees {@code STOP_REQUESTED} drains too: every message is polled exactly once, so each gets exactly one fate.
+ *  created(SCHEDULED) --start--> turn: init --ok--> [INITIALIZED] --turns--> ...
+ *       init fails, retries left --> delayed turn (a claim object keeps SCHEDULED) --> init again
+ *       init gives up / update fails --> [INIT_FAILED]: turns only tell queued messages INIT_FAILED
+ *            --TbActorUpdateMsg (high priority)--> init again
+ *  any state --stop()--> [STOP_REQUESTED] --the holder's next turn--> [DESTROYED] (terminal)
+ * </pre>
+ * <b>One turn at a time:</b> only the holder of {@code SCHEDULED} runs the actor, and the bit passes from holder to
+ * holder only through the executor (a submitted turn) or through a {@link MailboxExtras.DelayedTurn} that exactly
+ * one party claims. <b>No lost wake-up:</b> a sender queues first and reads the status after; a turn clears
+ * {@code SCHEDULED} first and looks at the queues after. Whichever comes second sees the other's write, so either
+ * the sender schedules a turn or the releasing turn schedules one. <b>One fate per message:</b> before
+ * {@code DESTROYED} only the holder polls (and counts depth with a plain release store); the holder sets
+ * {@code DESTROYED} before its final drain, and a sender that finds {@code DESTROYED} after queueing drains too
+ * (its message may have missed the holder's drain); a queue hands each element to exactly one poller.
+ * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
+ * never lets the depth pass the bound.
  */
 public final class TbActorMailbox implements TbActorCtx, Runnable {
 
@@ -52,6 +76,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int STOP_REQUESTED = 4;
     static final int DESTROYED = 8;
     static final int ATTACHED = 16;
+    static final int INIT_FAILED = 32;
 
     /** {@link #enqueue} results. */
     static final int ACCEPTED = 0;
@@ -59,6 +84,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int REFUSED_FULL = 2;
 
     private static final long NOT_TIMED = Long.MIN_VALUE;
+    /** How often a DROP_OLDEST sender looks again for a message to drop while the slots are only reserved. */
+    private static final int DROP_OLDEST_SPINS = 64;
 
     private static final VarHandle STATUS;
     private static final VarHandle ENQUEUED;
@@ -106,17 +133,15 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private final Dispatcher dispatcher;
     private final ConcurrentLinkedQueue<Object> normalPriorityMsgs = new ConcurrentLinkedQueue<>();
     private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
-    // children form an intrusive doubly linked list through their mailboxes, guarded by the parent's monitor:
-    // two references per child instead of a hash-set entry, and no set object at all for childless actors
-    private TbActorMailbox firstChild;
+    // siblings form an intrusive doubly linked list through the children's mailboxes, guarded by the parent's
+    // extras: two references per child instead of a hash-set entry, and nothing at all for childless actors
     private TbActorMailbox prevSibling;
     private TbActorMailbox nextSibling;
-    private int childCount;
     private boolean linkedToParent;
     private volatile int status = SCHEDULED;
-    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued atomically; the turn
-    // owner is the only writer of dequeued and counts each message with a release store, so the consumer does no
-    // locked read-modify-write per message (a bounded mailbox, where a sender may drop the oldest, counts atomically)
+    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued atomically; until the
+    // actor is destroyed the SCHEDULED holder is the only poller and the only writer of dequeued (a release store,
+    // no locked read-modify-write per message); drains after DESTROYED count atomically
     private volatile int enqueued;
     private volatile int dequeued;
     private volatile TbActorStopReason stopReason;
@@ -160,6 +185,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         extras().stopCause = cause;
         setBits(STOP_REQUESTED);
         finishDestroy(false);
+        clearBits(SCHEDULED);
     }
 
     // ---------------------------------------------------------------- telling
@@ -171,37 +197,39 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     @Override
     public void tell(TbActorMsg actorMsg) {
-        enqueue(actorMsg, false, false);
+        enqueue(actorMsg, false, false, null);
     }
 
     @Override
     public void tellWithHighPriority(TbActorMsg actorMsg) {
-        enqueue(actorMsg, true, false);
+        enqueue(actorMsg, true, false, null);
     }
 
     @Override
     public boolean tryTell(TbActorMsg actorMsg) {
-        return enqueue(actorMsg, false, true) == ACCEPTED;
+        return enqueue(actorMsg, false, true, null) == ACCEPTED;
     }
 
     void enqueue(TbActorMsg msg, boolean highPriority) {
-        enqueue(msg, highPriority, false);
+        enqueue(msg, highPriority, false, null);
     }
 
     /**
      * Queues a message. With {@code tryOnly} a refused message is handed back (no callback) instead of being told why.
      *
+     * @param delivery told when the message is never processed, asked before it is; null for none
      * @return {@link #ACCEPTED}, {@link #REFUSED_STOPPED} or {@link #REFUSED_FULL}
      */
-    int enqueue(TbActorMsg msg, boolean highPriority, boolean tryOnly) {
+    int enqueue(TbActorMsg msg, boolean highPriority, boolean tryOnly, Delivery delivery) {
         Objects.requireNonNull(msg, "actor message must not be null");
-        if ((status & STOP_REQUESTED) != 0) {
+        int s = status;
+        if ((s & (STOP_REQUESTED | INIT_FAILED)) != 0 && !reinitializes(msg, highPriority)) {
             if (!tryOnly) {
-                system.notProcessed(selfId, msg, currentStopReason());
+                refuse(msg, delivery, refusalReason());
             }
             return REFUSED_STOPPED;
         }
-        Object element = envelope(msg);
+        Object element = envelope(msg, delivery);
         TbMailboxBound limit = bound;
         if (highPriority) {
             highQueue().add(element);
@@ -209,12 +237,15 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         } else if (limit == null) {
             normalPriorityMsgs.add(element);
             ENQUEUED.getAndAdd(this, 1);
-        } else if (!offerBounded(msg, element, limit, tryOnly)) {
-            return REFUSED_FULL;
+        } else {
+            int result = offerBounded(msg, element, delivery, limit, tryOnly);
+            if (result != ACCEPTED) {
+                return result;
+            }
         }
-        int s = status;
-        if ((s & STOP_REQUESTED) != 0) {
-            // stop raced with us: our message may have missed the owner's drain, so drain as well
+        s = status;
+        if ((s & DESTROYED) != 0) {
+            // the holder's final drain may have passed before our message was queued: drain as well
             drainQueues(currentStopReason());
         } else if ((s & SCHEDULED) == 0) {
             trySchedule();
@@ -222,50 +253,93 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return ACCEPTED;
     }
 
-    /** Reserves a slot under the capacity before queueing, so the bound holds under concurrent senders. */
-    private boolean offerBounded(TbActorMsg msg, Object element, TbMailboxBound limit, boolean tryOnly) {
-        int capacity = limit.capacity();
+    /** @return whether this message takes an actor out of {@code INIT_FAILED} (ThingsBoard's rule-node update) */
+    private boolean reinitializes(TbActorMsg msg, boolean highPriority) {
+        if (!highPriority || !(msg instanceof TbActorUpdateMsg)) {
+            return false;
+        }
         for (;;) {
-            int in = enqueued;
-            if (in - dequeued >= capacity) {
-                break;
+            int s = status;
+            if ((s & STOP_REQUESTED) != 0) {
+                return false;
             }
-            if (ENQUEUED.compareAndSet(this, in, in + 1)) {
-                normalPriorityMsgs.add(element);
+            if ((s & INIT_FAILED) == 0) {
+                return true;
+            }
+            if (STATUS.compareAndSet(this, s, s & ~INIT_FAILED)) {
+                log.info("[{}] Update received; initialising the actor again after its failed init", selfId);
                 return true;
             }
         }
-        if (tryOnly) {
-            system.tryTellRefused(this);
-            return false;
-        }
-        if (limit.overflowPolicy() == TbMailboxOverflowPolicy.REJECT_NEWEST) {
-            system.notProcessed(selfId, msg, TbActorStopReason.MAILBOX_FULL);
-            return false;
-        }
-        Object oldest = normalPriorityMsgs.poll();
-        if (oldest != null) {
-            DEQUEUED.getAndAdd(this, 1);
-            system.notProcessed(selfId, unwrap(oldest), TbActorStopReason.DROPPED_OLDEST);
-        }
-        normalPriorityMsgs.add(element);
-        ENQUEUED.getAndAdd(this, 1);
-        return true;
     }
 
-    private static TbActorMsg unwrap(Object element) {
-        return element instanceof Envelope envelope ? envelope.msg() : (TbActorMsg) element;
+    private TbActorStopReason refusalReason() {
+        return (status & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
     }
 
-    /** @return the message itself, or an envelope when wait times are recorded or a context travels with it */
-    private Object envelope(TbActorMsg msg) {
-        TbMessageContextPropagator propagator = system.contextPropagator();
-        Object context = propagator == null ? null : propagator.capture();
+    /**
+     * Reserves a slot under the capacity before queueing, so the bound holds under concurrent senders. A
+     * {@code DROP_OLDEST} sender takes over the slot of the message it drops.
+     */
+    private int offerBounded(TbActorMsg msg, Object element, Delivery delivery, TbMailboxBound limit, boolean tryOnly) {
+        int capacity = limit.capacity();
+        int spins = 0;
+        for (;;) {
+            int in = enqueued;
+            if (in - dequeued < capacity) {
+                if (ENQUEUED.compareAndSet(this, in, in + 1)) {
+                    normalPriorityMsgs.add(element);
+                    return ACCEPTED;
+                }
+                continue;
+            }
+            if (tryOnly) {
+                system.tryTellRefused(this);
+                return REFUSED_FULL;
+            }
+            if (limit.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST) {
+                Object oldest = normalPriorityMsgs.poll();
+                if (oldest != null) {
+                    // the dropped message's slot becomes ours: the depth counters stay as they are
+                    normalPriorityMsgs.add(element);
+                    notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
+                    return ACCEPTED;
+                }
+                if (++spins < DROP_OLDEST_SPINS) {
+                    // the slots are reserved by senders still adding, or polled but not yet counted: look again
+                    Thread.onSpinWait();
+                    continue;
+                }
+                // full with nothing of normal priority to drop (high-priority messages count too)
+            }
+            refuse(msg, delivery, TbActorStopReason.MAILBOX_FULL);
+            return REFUSED_FULL;
+        }
+    }
+
+    private void refuse(TbActorMsg msg, Delivery delivery, TbActorStopReason reason) {
+        system.notProcessed(selfId, msg, reason);
+        if (delivery != null) {
+            delivery.notDelivered(reason);
+        }
+    }
+
+    private void notProcessedElement(Object element, TbActorStopReason reason) {
+        if (element instanceof Envelope envelope) {
+            refuse(envelope.msg(), envelope.delivery(), reason);
+        } else {
+            system.notProcessed(selfId, (TbActorMsg) element, reason);
+        }
+    }
+
+    /** @return the message itself, or an envelope when a wait time, a context or a delivery travels with it */
+    private Object envelope(TbActorMsg msg, Delivery delivery) {
+        Object context = system.captureContext();
         boolean timed = system.isRecordWaitTime();
-        if (!timed && context == null) {
+        if (!timed && context == null && delivery == null) {
             return msg;
         }
-        return new Envelope(msg, timed ? System.nanoTime() : NOT_TIMED, context);
+        return new Envelope(msg, timed ? System.nanoTime() : NOT_TIMED, context, delivery);
     }
 
     private ConcurrentLinkedQueue<Object> highQueue() {
@@ -297,14 +371,12 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     }
 
     /** Submits a turn while holding {@code SCHEDULED}; if the executor refuses, the actor cannot run any more. */
-    private void submitOwnedTurn() {
+    void submitOwnedTurn() {
         try {
             dispatcher.execute(this);
         } catch (RejectedExecutionException e) {
             log.warn("[{}] Dispatcher '{}' refused the actor's turn; stopping the actor", selfId, dispatcher.getName());
-            STOP_REASON.compareAndSet(this, null, TbActorStopReason.STOPPED);
-            setBits(STOP_REQUESTED);
-            system.unregister(this);
+            stop(TbActorStopReason.STOPPED, null);
             destroyAndRelease();
         }
     }
@@ -313,23 +385,34 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     @Override
     public void run() {
-        if ((status & STOP_REQUESTED) != 0) {
+        int s = status;
+        if ((s & STOP_REQUESTED) != 0) {
             destroyAndRelease();
+            return;
+        }
+        if ((s & INIT_FAILED) != 0 && drainWhileInitFailed()) {
+            release();
             return;
         }
         if ((status & INITIALIZED) == 0 && !initActor()) {
             return;
         }
         int throughput = system.getActorThroughput();
-        boolean atomicCount = bound != null;
         int processed = 0;
         while (processed < throughput) {
-            if ((status & STOP_REQUESTED) != 0) {
+            s = status;
+            if ((s & STOP_REQUESTED) != 0) {
                 dispatcher.turnCompleted();
                 destroyAndRelease();
                 return;
             }
-            Object element = pollTurn(atomicCount);
+            if ((s & (INIT_FAILED | INITIALIZED)) != INITIALIZED) {
+                // an update failed (or was received since): the next turn drains or initialises
+                dispatcher.turnCompleted();
+                submitOwnedTurn();
+                return;
+            }
+            Object element = pollTurn();
             if (element == null) {
                 break;
             }
@@ -366,45 +449,51 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return !normalPriorityMsgs.isEmpty() || (high != null && !high.isEmpty());
     }
 
-    /** Polls for the turn owner, or with {@code atomicCount} for any thread (bounded mailboxes, drains). */
-    private Object pollTurn(boolean atomicCount) {
-        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        Object element = high == null ? null : high.poll();
-        if (element == null) {
-            element = normalPriorityMsgs.poll();
-        }
+    /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of {@code dequeued}. */
+    private Object pollTurn() {
+        Object element = pollEither();
         if (element != null) {
-            if (atomicCount) {
-                DEQUEUED.getAndAdd(this, 1);
-            } else {
-                DEQUEUED.setRelease(this, dequeued + 1);
-            }
+            DEQUEUED.setRelease(this, dequeued + 1);
         }
         return element;
     }
 
-    /** Polls from any thread (drains when stopping), counting each message atomically. */
+    /** Polls from any thread once the actor is destroyed (or the system gave up on it), counting atomically. */
     private Object poll() {
-        return pollTurn(true);
+        Object element = pollEither();
+        if (element != null) {
+            DEQUEUED.getAndAdd(this, 1);
+        }
+        return element;
+    }
+
+    private Object pollEither() {
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        Object element = high == null ? null : high.poll();
+        return element != null ? element : normalPriorityMsgs.poll();
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
     private long processOne(Object element) {
         TbActorMsg msg;
         long waitNanos = -1;
-        TbActorSystemListener listener = system.listener();
-        TbMessageContextPropagator.Scope scope = null;
+        Object context = null;
         if (element instanceof Envelope envelope) {
             msg = envelope.msg();
+            Delivery delivery = envelope.delivery();
+            if (delivery != null && !delivery.stillWanted()) {
+                // a tick of a periodic timer cancelled after it was queued
+                return -1;
+            }
             if (envelope.enqueuedAt() != NOT_TIMED) {
                 waitNanos = System.nanoTime() - envelope.enqueuedAt();
             }
-            if (envelope.context() != null) {
-                scope = system.contextPropagator().restore(envelope.context());
-            }
+            context = envelope.context();
         } else {
             msg = (TbActorMsg) element;
         }
+        TbActorSystemListener listener = system.listener();
+        TbMessageContextPropagator.Scope scope = context == null ? null : system.restoreContext(context);
         long slowNanos = system.slowProcessingNanos();
         long start = listener == null && slowNanos < 0 ? 0 : System.nanoTime();
         boolean failed = false;
@@ -418,7 +507,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             restartDelay = onProcessFailure(msg, t);
         } finally {
             if (scope != null) {
-                scope.close();
+                system.closeContext(scope);
             }
         }
         if (start != 0) {
@@ -435,11 +524,16 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     /** @return the restart backoff when the actor was restarted, otherwise -1 */
     private long onProcessFailure(TbActorMsg msg, Throwable t) {
+        if (t instanceof TbActorUpdateException) {
+            log.warn("[{}] Failed to apply an update; the actor waits for the next update to init again", selfId, t);
+            initFailed(t.getCause() != null ? t.getCause() : t);
+            return -1;
+        }
         ProcessFailureStrategy strategy;
         try {
             strategy = actor.onProcessFailure(msg, t);
         } catch (Throwable decisionFailure) {
-            log.warn("[{}] onProcessFailure threw; stopping the actor", selfId, decisionFailure);
+            system.callbackFailed("onProcessFailure", selfId, decisionFailure);
             strategy = ProcessFailureStrategy.stop();
         }
         if (strategy != null && strategy.isStop()) {
@@ -456,7 +550,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     /**
      * Replaces the actor by a fresh instance from its creator, keeping the mailbox, unless it restarted too often
      * within the window; then it is stopped. The new instance is initialised in a later turn, after a backoff that
-     * doubles with each restart in the window.
+     * doubles with each restart in the window. The old instance's timers are cancelled with it.
      *
      * @return the backoff before the new instance's init, or -1 when the actor was stopped instead
      */
@@ -477,10 +571,13 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         e.restartsInWindow++;
         log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", selfId,
                 msg.getClass().getSimpleName(), e.restartsInWindow, maxRestarts, system.getSettings().getRestartWindow(), cause);
-        try {
-            actor.destroy(TbActorStopReason.RESTARTED, cause);
-        } catch (Throwable t) {
-            log.warn("[{}] Failed to destroy actor before restart", selfId, t);
+        destroyActor(TbActorStopReason.RESTARTED, cause);
+        cancelTimers(e);
+        clearBits(INITIALIZED);
+        if ((status & STOP_REQUESTED) != 0) {
+            // stopped meanwhile: no new instance (its id may already belong to another actor); nothing left to destroy
+            actor = null;
+            return -1;
         }
         TbActor fresh;
         try {
@@ -493,26 +590,38 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         }
         attachActor(fresh);
         initAttempts = 0;
-        clearBits(INITIALIZED);
         long backoff = system.getSettings().getRestartBackoff().toNanos();
         system.actorRestarted(this);
         return backoff << Math.min(20, e.restartsInWindow - 1);
     }
 
-    /** Runs the next turn after a delay, keeping {@code SCHEDULED} meanwhile; a stop cancels the wait. */
+    /** Runs the next turn after a delay, keeping {@code SCHEDULED} meanwhile; a stop claims the wait and runs it now. */
     private void scheduleOwnedTurn(long delayNanos) {
         if (delayNanos <= 0) {
             submitOwnedTurn();
             return;
         }
+        MailboxExtras.DelayedTurn turn = new MailboxExtras.DelayedTurn(this);
+        extras().delayedTurn = turn;
         try {
-            extras().initRetry = system.getScheduler().schedule(this::submitOwnedTurn, delayNanos, TimeUnit.NANOSECONDS);
+            turn.bind(system.getScheduler().schedule(turn, delayNanos, TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException e) {
-            submitOwnedTurn();
+            if (turn.claim()) {
+                submitOwnedTurn();
+            }
             return;
         }
         if ((status & STOP_REQUESTED) != 0) {
-            cancelInitRetry();
+            expediteDelayedTurn();
+        }
+    }
+
+    /** A stop does not wait out an init retry or restart backoff: whoever claims the delayed turn submits it. */
+    private void expediteDelayedTurn() {
+        MailboxExtras e = extras;
+        MailboxExtras.DelayedTurn turn = e == null ? null : e.delayedTurn;
+        if (turn != null && turn.claimEarly()) {
+            submitOwnedTurn();
         }
     }
 
@@ -524,53 +633,78 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             setBits(INITIALIZED);
             return true;
         } catch (Throwable t) {
-            return onInitFailure(t);
+            onInitFailure(t);
+            return false;
         }
     }
 
-    private boolean onInitFailure(Throwable t) {
+    private void onInitFailure(Throwable t) {
         int attempt = initAttempts;
         TbActorSystemListener listener = system.listener();
         if (listener != null) {
             listener.onInitFailure(selfId, dispatcher.getName(), actorType, attempt, t);
         }
+        int maxAttempts = system.getMaxActorInitAttempts();
         InitFailureStrategy strategy;
-        if (attempt >= system.getMaxActorInitAttempts()) {
+        if (maxAttempts > 0 && attempt >= maxAttempts) {
             strategy = InitFailureStrategy.stop();
         } else {
             try {
                 strategy = Objects.requireNonNullElse(actor.onInitFailure(attempt, t), InitFailureStrategy.stop());
             } catch (Throwable decisionFailure) {
-                log.warn("[{}] onInitFailure threw; stopping the actor", selfId, decisionFailure);
+                system.callbackFailed("onInitFailure", selfId, decisionFailure);
                 strategy = InitFailureStrategy.stop();
             }
         }
         if (strategy.isStop()) {
-            log.warn("[{}] Failed to init actor, attempt {} of at most {}; stopping it", selfId, attempt,
-                    system.getMaxActorInitAttempts(), t);
-            stop(TbActorStopReason.INIT_FAILED, t);
-            destroyAndRelease();
+            log.warn("[{}] Failed to init actor, attempt {} (at most {}); it stays registered and refuses messages with "
+                    + "INIT_FAILED until it is stopped or an update initialises it again", selfId, attempt,
+                    maxAttempts > 0 ? String.valueOf(maxAttempts) : "unlimited", t);
+            initFailed(t);
+            if (drainWhileInitFailed()) {
+                release();
+            } else {
+                submitOwnedTurn();
+            }
         } else if (strategy.getRetryDelay() == 0) {
             log.debug("[{}] Failed to init actor, attempt {}; retrying now", selfId, attempt, t);
             submitOwnedTurn();
         } else {
             log.debug("[{}] Failed to init actor, attempt {}; retrying in {} ms", selfId, attempt, strategy.getRetryDelay(), t);
-            scheduleInitRetry(strategy.getRetryDelay());
+            scheduleOwnedTurn(TimeUnit.MILLISECONDS.toNanos(strategy.getRetryDelay()));
         }
-        return false;
     }
 
-    private void scheduleInitRetry(long delayMs) {
-        scheduleOwnedTurn(TimeUnit.MILLISECONDS.toNanos(delayMs));
+    /**
+     * Init gave up, or an update failed: as in ThingsBoard the actor is destroyed with {@code INIT_FAILED} but stays
+     * registered; messages are told {@code INIT_FAILED} until a {@link TbActorUpdateMsg} initialises it again.
+     */
+    private void initFailed(Throwable cause) {
+        MailboxExtras e = extras();
+        e.stopCause = cause;
+        initAttempts = 0;
+        clearBits(INITIALIZED);
+        setBits(INIT_FAILED);
+        destroyActor(TbActorStopReason.INIT_FAILED, cause);
+        cancelTimers(e);
+        notifyWatchers(e, TbActorStopReason.INIT_FAILED);
     }
 
-    private void cancelInitRetry() {
-        MailboxExtras e = extras;
-        ScheduledFuture<?> retry = e == null ? null : e.initRetry;
-        if (retry != null && retry.cancel(false)) {
-            // the cancelled retry held SCHEDULED for us: run the destroying turn now instead of after the delay
-            e.initRetry = null;
-            submitOwnedTurn();
+    /** @return whether the actor is still in {@code INIT_FAILED} once the queues are empty (else an update came) */
+    private boolean drainWhileInitFailed() {
+        Object element;
+        while ((status & INIT_FAILED) != 0 && (element = pollTurn()) != null) {
+            notProcessedElement(element, TbActorStopReason.INIT_FAILED);
+        }
+        dispatcher.turnCompleted();
+        return (status & INIT_FAILED) != 0;
+    }
+
+    private void destroyActor(TbActorStopReason reason, Throwable cause) {
+        try {
+            actor.destroy(reason, cause);
+        } catch (Throwable t) {
+            system.callbackFailed("destroy", selfId, t);
         }
     }
 
@@ -594,7 +728,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         for (TbActorMailbox child : children()) {
             child.stop(TbActorStopReason.STOPPED, null);
         }
-        cancelInitRetry();
+        expediteDelayedTurn();
         trySchedule();
         return true;
     }
@@ -604,33 +738,38 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         clearBits(SCHEDULED);
     }
 
+    /** Called by the {@code SCHEDULED} holder; the first call destroys, any later one does nothing. */
     private void finishDestroy(boolean callDestroy) {
-        if ((status & DESTROYED) != 0) {
+        int before = (int) STATUS.getAndBitwiseOr(this, DESTROYED);
+        if ((before & DESTROYED) != 0) {
             return;
         }
         TbActorStopReason reason = currentStopReason();
-        // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran
-        if (callDestroy && actor != null) {
-            try {
-                MailboxExtras e = extras;
-                actor.destroy(reason, e == null ? null : e.stopCause);
-            } catch (Throwable t) {
-                log.warn("[{}] Failed to destroy actor", selfId, t);
-            }
-        }
-        setBits(DESTROYED);
         MailboxExtras e = extras;
+        // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran; one whose
+        // init failed was destroyed then
+        if (callDestroy && actor != null && (before & INIT_FAILED) == 0) {
+            destroyActor(reason, e == null ? null : e.stopCause);
+        }
         if (e != null) {
-            for (MailboxExtras.Timer timer : e.timers) {
-                timer.cancel();
-            }
-            for (MailboxExtras.StopWatcher watcher : e.watchers) {
-                watcher.onTargetStopped(selfId, reason);
-            }
-            e.watchers.clear();
+            cancelTimers(e);
+            notifyWatchers(e, reason);
         }
         drainQueues(reason);
-        system.onDestroyed(this, reason, (status & ATTACHED) != 0);
+        system.onDestroyed(this, reason, (before & ATTACHED) != 0);
+    }
+
+    private static void cancelTimers(MailboxExtras e) {
+        for (MailboxExtras.Timer timer : e.timers) {
+            timer.cancel();
+        }
+    }
+
+    private void notifyWatchers(MailboxExtras e, TbActorStopReason reason) {
+        for (MailboxExtras.StopWatcher watcher : e.watchers) {
+            e.watchers.remove(watcher);
+            watcher.onTargetStopped(selfId, reason);
+        }
     }
 
     // ---------------------------------------------------------------- extras: timers, watchers, passivation
@@ -690,15 +829,22 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         MailboxExtras e = extras();
         MailboxExtras.Timer timer = new MailboxExtras.Timer(e.timers, period != null);
         e.timers.add(timer);
+        // a periodic timer's ticks carry the timer, so a tick queued before cancel() is withdrawn at processing time
+        Delivery delivery = period == null ? null : timer;
         Runnable fire = () -> {
             if (timer.fire()) {
-                enqueue(msg, false, false);
+                enqueue(msg, false, false, delivery);
             }
         };
         long delayNanos = delay.toNanos();
-        timer.bind(period == null
-                ? system.getScheduler().schedule(fire, delayNanos, TimeUnit.NANOSECONDS)
-                : system.getScheduler().scheduleAtFixedRate(fire, delayNanos, period.toNanos(), TimeUnit.NANOSECONDS));
+        try {
+            timer.bind(period == null
+                    ? system.getScheduler().schedule(fire, delayNanos, TimeUnit.NANOSECONDS)
+                    : system.getScheduler().scheduleAtFixedRate(fire, delayNanos, period.toNanos(), TimeUnit.NANOSECONDS));
+        } catch (RejectedExecutionException rejected) {
+            timer.cancel();
+            throw new IllegalStateException("Cannot schedule a timer for [" + selfId + "]: the actor system is stopped", rejected);
+        }
         if ((status & STOP_REQUESTED) != 0) {
             timer.cancel();
         }
@@ -713,8 +859,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         MailboxExtras e = extras();
         e.lastActivity = System.nanoTime();
         e.idleTimeoutNanos = idleTimeout == null ? 0 : idleTimeout.toNanos();
-        if (idleTimeout != null && !e.inIdleWheel) {
-            e.inIdleWheel = true;
+        if (idleTimeout != null && e.enterIdleWheel()) {
             system.idleWheel().add(this, e.lastActivity + e.idleTimeoutNanos);
         }
     }
@@ -728,13 +873,22 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private void drainQueues(TbActorStopReason reason) {
         Object element;
         while ((element = poll()) != null) {
-            system.notProcessed(selfId, unwrap(element), reason);
+            notProcessedElement(element, reason);
         }
     }
 
-    /** After a system stop: tell whatever is still queued, even if a stuck turn never got to destroy the actor. */
-    void drainAfterSystemStop() {
-        drainQueues(currentStopReason());
+    /**
+     * After a system stop gave up waiting: tell whatever is still queued, fail pending asks and cancel timers, even if
+     * a stuck turn never got to destroy the actor (the scheduler that would time the asks out is gone).
+     */
+    void abandonAfterSystemStop() {
+        TbActorStopReason reason = currentStopReason();
+        MailboxExtras e = extras;
+        if (e != null) {
+            cancelTimers(e);
+            notifyWatchers(e, reason);
+        }
+        drainQueues(reason);
     }
 
     private TbActorStopReason currentStopReason() {
@@ -752,29 +906,48 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     // ---------------------------------------------------------------- children and context
 
-    void addChild(TbActorMailbox child) {
-        synchronized (this) {
-            TbActorMailbox head = firstChild;
+    /**
+     * Links a child, unless one of the two is stopping. Both stop paths set {@code STOP_REQUESTED} before they take
+     * this lock (the parent to list its children, the child to unlink itself), so a child is either listed for the
+     * parent's cascade, or unlinked by its own stop, or never linked: no stopped child stays listed.
+     *
+     * @return false when this actor is stopping, so the caller must stop the child itself
+     */
+    boolean addChild(TbActorMailbox child) {
+        MailboxExtras e = extras();
+        synchronized (e) {
+            if ((status & STOP_REQUESTED) != 0) {
+                return false;
+            }
+            if ((child.status & STOP_REQUESTED) != 0) {
+                return true;
+            }
+            TbActorMailbox head = e.firstChild;
             child.prevSibling = null;
             child.nextSibling = head;
             if (head != null) {
                 head.prevSibling = child;
             }
-            firstChild = child;
+            e.firstChild = child;
             child.linkedToParent = true;
-            childCount++;
+            e.childCount++;
+            return true;
         }
     }
 
     void removeChild(TbActorMailbox child) {
-        synchronized (this) {
+        MailboxExtras e = extras;
+        if (e == null) {
+            return;
+        }
+        synchronized (e) {
             if (!child.linkedToParent) {
                 return;
             }
             TbActorMailbox prev = child.prevSibling;
             TbActorMailbox next = child.nextSibling;
             if (prev == null) {
-                firstChild = next;
+                e.firstChild = next;
             } else {
                 prev.nextSibling = next;
             }
@@ -784,18 +957,22 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             child.prevSibling = null;
             child.nextSibling = null;
             child.linkedToParent = false;
-            childCount--;
+            e.childCount--;
         }
     }
 
     /** @return a snapshot of the live children, newest first */
     List<TbActorMailbox> children() {
-        synchronized (this) {
-            if (childCount == 0) {
+        MailboxExtras e = extras;
+        if (e == null) {
+            return List.of();
+        }
+        synchronized (e) {
+            if (e.childCount == 0) {
                 return List.of();
             }
-            List<TbActorMailbox> snapshot = new java.util.ArrayList<>(childCount);
-            for (TbActorMailbox child = firstChild; child != null; child = child.nextSibling) {
+            List<TbActorMailbox> snapshot = new java.util.ArrayList<>(e.childCount);
+            for (TbActorMailbox child = e.firstChild; child != null; child = child.nextSibling) {
                 snapshot.add(child);
             }
             return snapshot;
@@ -803,8 +980,12 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     }
 
     int childCount() {
-        synchronized (this) {
-            return childCount;
+        MailboxExtras e = extras;
+        if (e == null) {
+            return 0;
+        }
+        synchronized (e) {
+            return e.childCount;
         }
     }
 
@@ -812,6 +993,10 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return (status & STOP_REQUESTED) != 0;
     }
 
+
+    boolean isDestroyed() {
+        return (status & DESTROYED) != 0;
+    }
 
     boolean isIdle() {
         return (status & SCHEDULED) == 0 && !hasMessages();
@@ -844,6 +1029,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             state = "DESTROYED";
         } else if ((s & STOP_REQUESTED) != 0) {
             state = "STOPPING";
+        } else if ((s & INIT_FAILED) != 0) {
+            state = "INIT_FAILED";
         } else if ((s & INITIALIZED) != 0) {
             state = "ACTIVE";
         } else {
@@ -918,9 +1105,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     }
 
     /**
-     * A message with the time it was queued ({@link #NOT_TIMED} when wait times are not recorded) and the context
-     * that travels with it (null when none); used only when one of the two is on.
+     * A message with the time it was queued ({@link #NOT_TIMED} when wait times are not recorded), the context that
+     * travels with it and its delivery (each null when none); used only when one of the three is there.
      */
-    private record Envelope(TbActorMsg msg, long enqueuedAt, Object context) {
+    private record Envelope(TbActorMsg msg, long enqueuedAt, Object context, Delivery delivery) {
     }
 }

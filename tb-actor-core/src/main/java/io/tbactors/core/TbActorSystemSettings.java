@@ -29,7 +29,8 @@ public final class TbActorSystemSettings {
     /**
      * @param actorThroughput messages an actor processes in one turn before its thread moves on; at least 1
      * @param schedulerPoolSize threads of the scheduler; at least 1
-     * @param maxActorInitAttempts attempts to initialise an actor before it is stopped; at least 1
+     * @param maxActorInitAttempts attempts to initialise an actor before it gives up (it then stays registered with
+     *                             {@code INIT_FAILED}); 0 for unlimited, as in ThingsBoard
      */
     public TbActorSystemSettings(int actorThroughput, int schedulerPoolSize, int maxActorInitAttempts) {
         this(builder().actorThroughput(actorThroughput).schedulerPoolSize(schedulerPoolSize)
@@ -39,7 +40,10 @@ public final class TbActorSystemSettings {
     private TbActorSystemSettings(Builder b) {
         requireAtLeastOne("actorThroughput", b.actorThroughput);
         requireAtLeastOne("schedulerPoolSize", b.schedulerPoolSize);
-        requireAtLeastOne("maxActorInitAttempts", b.maxActorInitAttempts);
+        if (b.maxActorInitAttempts < 0) {
+            throw new IllegalArgumentException("maxActorInitAttempts must be >= 0 (0 = unlimited, as in ThingsBoard), got "
+                    + b.maxActorInitAttempts);
+        }
         if (b.maxRestarts < 0) {
             throw new IllegalArgumentException("maxRestarts must be >= 0, got " + b.maxRestarts);
         }

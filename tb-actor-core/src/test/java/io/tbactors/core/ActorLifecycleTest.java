@@ -114,10 +114,11 @@ class ActorLifecycleTest {
     }
 
     @Test
-    void anActorThatNeverInitsIsStoppedAfterMaxAttemptsAndItsMessagesAreToldInitFailed() {
+    void anActorThatNeverInitsStaysRegisteredAsInitFailedAndRefusesMessagesUntilItIsStopped() {
         List<Long> attempts = new CopyOnWriteArrayList<>();
         AtomicReference<FlakyInitActor> actor = new AtomicReference<>();
-        TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("broken"), () -> {
+        TbStringActorId id = new TbStringActorId("broken");
+        TbActorRef ref = system.createRootActor("d", creator(id, () -> {
             actor.set(new FlakyInitActor(Integer.MAX_VALUE, 1, attempts));
             return actor.get();
         }));
@@ -128,9 +129,16 @@ class ActorLifecycleTest {
         assertThat(attempts).hasSize(3);
         assertThat(outcomes.processed.sum()).isZero();
         assertThat(actor.get().destroyedWith).containsExactly(TbActorStopReason.INIT_FAILED);
-        assertThat(system.getActor(new TbStringActorId("broken"))).isNull();
-        // the id is free again: a new actor can be created under it
-        assertThat(system.createRootActor("d", TestActors.counting(new TbStringActorId("broken")))).isNotSameAs(ref);
+        // as in ThingsBoard the actor stays registered, refusing messages with INIT_FAILED
+        assertThat(system.getActor(id)).isSameAs(ref);
+        assertThat(system.getActorStats(id)).get().extracting(s -> s.state()).isEqualTo("INIT_FAILED");
+        ref.tell(new TestMsgs.Numbered(10, outcomes));
+        assertThat(outcomes.stoppedCount(TbActorStopReason.INIT_FAILED)).isEqualTo(11);
+        // a stop frees the id without destroying the actor a second time
+        system.stop(id);
+        await().until(() -> system.getActor(id) == null && system.getActorCount() == 0);
+        assertThat(actor.get().destroyedWith).containsExactly(TbActorStopReason.INIT_FAILED);
+        assertThat(system.createRootActor("d", TestActors.counting(id))).isNotSameAs(ref);
     }
 
     @Test

@@ -45,7 +45,9 @@ class RegistryAndValidationTest {
         assertThatThrownBy(() -> new TbActorSystemSettings(0, 1, 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("actorThroughput must be >= 1, got 0");
         assertThatThrownBy(() -> new TbActorSystemSettings(5, -2, 1)).hasMessage("schedulerPoolSize must be >= 1, got -2");
-        assertThatThrownBy(() -> new TbActorSystemSettings(5, 1, 0)).hasMessage("maxActorInitAttempts must be >= 1, got 0");
+        assertThatThrownBy(() -> new TbActorSystemSettings(5, 1, -1))
+                .hasMessage("maxActorInitAttempts must be >= 0 (0 = unlimited, as in ThingsBoard), got -1");
+        assertThat(new TbActorSystemSettings(5, 1, 0).getMaxActorInitAttempts()).isZero();
         assertThatThrownBy(() -> TbActorSystemSettings.builder().shutdownTimeout(Duration.ZERO).build())
                 .hasMessage("shutdownTimeout must be positive, got PT0S");
         assertThat(TbActorSystemSettings.builder().build().getActorThroughput()).isEqualTo(5);
@@ -107,7 +109,6 @@ class RegistryAndValidationTest {
         assertThatThrownBy(() -> system.tell(null, new TestMsgs.Ping())).hasMessageContaining("target");
         assertThatThrownBy(() -> system.createRootActor("d", null)).hasMessageContaining("creator");
         assertThatThrownBy(() -> system.createRootActor("d", creator(null, () -> null))).hasMessageContaining("createActorId()");
-        assertThatThrownBy(() -> system.createChildActor("d", counting(rootId), null)).hasMessageContaining("parent");
         assertThatThrownBy(() -> system.createDispatcher("x", (java.util.concurrent.ExecutorService) null))
                 .hasMessageContaining("executor");
         assertThatThrownBy(() -> new DefaultTbActorSystem(null)).hasMessageContaining("settings");
