@@ -15,7 +15,6 @@ import io.tbactors.api.TbActorUpdateException;
 import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.dispatch.DispatcherKind;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
