@@ -171,7 +171,7 @@ class InterleavingTest {
         CountDownLatch entered = new CountDownLatch(1);
         system.createRootActor("d", creator(id, () -> new TestActors.FnActor(msg -> {
             entered.countDown();
-            awaitLatch(stuck);
+            awaitIgnoringInterrupts(stuck);
         })));
         system.tell(id, new TestMsgs.Ping());
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
@@ -273,7 +273,7 @@ class InterleavingTest {
     void aOneShotTimerWhoseCancelReturnedTrueNeverDelivers() throws Exception {
         AtomicInteger delivered = new AtomicInteger();
         AtomicInteger cancelledAndDelivered = new AtomicInteger();
-        int rounds = 20_000;
+        int rounds = Integer.getInteger("tb.test.timerRounds", 20_000);
         CountDownLatch done = new CountDownLatch(rounds);
         record Tick(AtomicInteger cancelledFlag) implements TbActorMsg {
         }
@@ -391,6 +391,24 @@ class InterleavingTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Blocks like code that swallows interrupts, so a system stop cannot unstick it. */
+    static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (latch.await(30, TimeUnit.SECONDS)) {
+                    break;
+                }
+                throw new AssertionError("latch not released");
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
