@@ -27,7 +27,10 @@ final class TbActorSystemFactory {
     static TbActorSystemSettings settings(TbActorsProperties properties, TbMessageContextPropagator contextPropagator) {
         requireAtLeastOne("throughput", properties.getThroughput());
         requireAtLeastOne("scheduler-pool-size", properties.getSchedulerPoolSize());
-        requireAtLeastOne("max-actor-init-attempts", properties.getMaxActorInitAttempts());
+        if (properties.getMaxActorInitAttempts() < 0) {
+            throw new InvalidTbActorsPropertyException(property("max-actor-init-attempts"), properties.getMaxActorInitAttempts(),
+                    "0 (unlimited, as in ThingsBoard) or more");
+        }
         Duration timeout = requirePositive("shutdown-timeout", properties.getShutdownTimeout());
         Duration slow = properties.getSlowProcessingThreshold();
         if (slow != null) {

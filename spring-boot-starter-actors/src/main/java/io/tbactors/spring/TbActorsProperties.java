@@ -27,7 +27,10 @@ public class TbActorsProperties {
     /** Threads of the scheduler that runs delayed and periodic work; at least 1. */
     private int schedulerPoolSize = 1;
 
-    /** Attempts to initialise an actor before it is stopped and its messages are told INIT_FAILED; at least 1. */
+    /**
+     * Attempts to initialise an actor before it gives up: it stays registered and its messages are told INIT_FAILED
+     * until it is stopped or re-initialised by an update; 0 for unlimited, as in ThingsBoard.
+     */
     private int maxActorInitAttempts = 10;
 
     /** Longest time a shutdown waits for the mailboxes to drain, and then again for the actors to be destroyed. */

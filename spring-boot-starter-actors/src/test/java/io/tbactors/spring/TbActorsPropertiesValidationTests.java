@@ -29,7 +29,7 @@ class TbActorsPropertiesValidationTests {
     @CsvSource(delimiter = ';', value = {
         "tb.actors.throughput; 0; 0; an integer of at least 1",
         "tb.actors.scheduler-pool-size; -1; -1; an integer of at least 1",
-        "tb.actors.max-actor-init-attempts; 0; 0; an integer of at least 1",
+        "tb.actors.max-actor-init-attempts; -1; -1; 0 (unlimited, as in ThingsBoard) or more",
         "tb.actors.shutdown-timeout; -5s; PT-5S; a positive duration",
         "tb.actors.dispatchers.io.pool-size; -2; -2; 0 (half the available processors) or a positive number of threads",
         "tb.actors.root-dispatcher; nowhere; nowhere; the name of a configured dispatcher, one of [default]",
