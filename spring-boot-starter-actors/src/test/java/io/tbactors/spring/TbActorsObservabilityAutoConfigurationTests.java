@@ -111,6 +111,7 @@ class TbActorsObservabilityAutoConfigurationTests {
                     assertThat(registry.get(TbActorsMeterNames.MESSAGES_TOLD_AFTER_STOP).functionCounter().count()).isZero();
                     assertThat(registry.get(TbActorsMeterNames.DEAD_LETTERS).functionCounter().count()).isZero();
                     assertThat(registry.get(TbActorsMeterNames.PASSIVATED).functionCounter().count()).isZero();
+                    assertThat(registry.get(TbActorsMeterNames.CALLBACK_FAILURES).functionCounter().count()).isZero();
                     assertThat(registry.get("tb.actors.executor.parallelism").tags("dispatcher", "default", "name", "default")
                             .gauge().value()).isEqualTo(2.0);
                     assertThat(registry.getMeters()).allSatisfy(meter -> assertThat(meter.getId().getTags())

@@ -61,6 +61,9 @@ public class TbActorsMeterBinder implements MeterBinder {
                 .description("Messages to unknown or stopped actors, or refused or dropped by full mailboxes").register(registry);
         FunctionCounter.builder(TbActorsMeterNames.PASSIVATED, actorSystem, DefaultTbActorSystem::getPassivatedCount)
                 .description("Actors stopped after being idle for their idle timeout").register(registry);
+        FunctionCounter.builder(TbActorsMeterNames.CALLBACK_FAILURES, actorSystem, DefaultTbActorSystem::getCallbackFailureCount)
+                .description("Failures of user callbacks and plug-ins that the runtime contained (listeners, context "
+                        + "propagators, dead-letter listeners, onTbActorStopped, destroy)").register(registry);
     }
 
     private synchronized double backlog(String dispatcher) {

@@ -45,6 +45,9 @@ public final class TbActorsMeterNames {
     /** Counter of actors stopped for being idle. */
     public static final String PASSIVATED = "tb.actors.passivated";
 
+    /** Counter of user callbacks and plug-ins that threw and were contained by the runtime. */
+    public static final String CALLBACK_FAILURES = "tb.actors.callback.failures";
+
     /** Counter of actor turns a dispatcher has run, tag {@code dispatcher}. */
     public static final String DISPATCHER_TURNS = "tb.actors.dispatcher.turns";
 
