@@ -168,13 +168,7 @@ class InterleavingTest {
     @Test
     void anAskToAStuckActorFailsWhenTheSystemStopGivesUp() throws Exception {
         CountDownLatch stuck = new CountDownLatch(1);
-        CountDownLatch entered = new CountDownLatch(1);
-        system.createRootActor("d", creator(id, () -> new TestActors.FnActor(msg -> {
-            entered.countDown();
-            awaitIgnoringInterrupts(stuck);
-        })));
-        system.tell(id, new TestMsgs.Ping());
-        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+        makeStuckActor(stuck);
         CompletableFuture<TbActorMsg> reply = system.ask(id, replyTo -> new TestMsgs.Ping(), Duration.ofHours(1));
         try {
             assertThat(system.stop(Duration.ofMillis(200))).isFalse();
@@ -343,13 +337,7 @@ class InterleavingTest {
     @Test
     void aSecondConcurrentSystemStopWaitsForTheFirst() throws Exception {
         CountDownLatch stuck = new CountDownLatch(1);
-        CountDownLatch entered = new CountDownLatch(1);
-        system.createRootActor("d", creator(id, () -> new TestActors.FnActor(msg -> {
-            entered.countDown();
-            awaitLatch(stuck);
-        })));
-        system.tell(id, new TestMsgs.Ping());
-        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+        makeStuckActor(stuck);
         CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(() -> system.stop(Duration.ofSeconds(10)));
         await().until(() -> !system.isRunning());
         CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> system.stop(Duration.ofSeconds(10)));
@@ -392,6 +380,17 @@ class InterleavingTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Creates the actor {@code id} on "d" and waits until it is stuck in {@code process} until {@code stuck} opens. */
+    private void makeStuckActor(CountDownLatch stuck) throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
+        system.createRootActor("d", creator(id, () -> new TestActors.FnActor(msg -> {
+            entered.countDown();
+            awaitIgnoringInterrupts(stuck);
+        })));
+        system.tell(id, new TestMsgs.Ping());
+        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
     }
 
     /** Blocks like code that swallows interrupts, so a system stop cannot unstick it. */
