@@ -13,11 +13,16 @@ import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbMailboxBound;
 import io.tbactors.api.TbStringActorId;
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -41,16 +46,21 @@ import org.junit.jupiter.api.Test;
  * {@code getNotProcessedCount()} equal to the callbacks seen.
  *
  * <p>Only the public API and package-visible constructors are used, so the model survives a rewrite of the mailbox.
- * {@code -Dtb.lincheck.effort=N} multiplies the iterations and invocations (default 1, about a minute in all).
+ * Each check starts with a hand-written scenario (the interleavings known to matter, always explored), then runs
+ * random ones. {@code -Dtb.lincheck.effort=N} multiplies the random iterations and the invocations (default 1).
  */
 public class MailboxProtocolLincheckTest {
 
     private static final int EFFORT = Math.max(1, Integer.getInteger("tb.lincheck.effort", 1));
 
+    /**
+     * Random scenarios of up to 2 + 3x2 + 1 operations, each explored over many interleavings. The defaults keep the
+     * four checks near a minute on a quiet two-core machine; the first check pays for Lincheck's instrumentation.
+     */
     static ModelCheckingOptions modelChecking() {
         return new ModelCheckingOptions()
-                .iterations(10 * EFFORT)
-                .invocationsPerIteration(300 * EFFORT)
+                .iterations(6 * EFFORT)
+                .invocationsPerIteration(40 * EFFORT)
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(2)
@@ -59,22 +69,70 @@ public class MailboxProtocolLincheckTest {
 
     @Test
     void tellHighPriorityTurnAndStopOnAnUnboundedMailbox() {
-        modelChecking().check(Unbounded.class);
+        modelChecking()
+                .addCustomScenario(scenario(Unbounded.class,
+                        List.of(op("tell", 0), op("tell", 0)),
+                        List.of(List.of(op("tellWithHighPriority", 1), op("runTurn")), List.of(op("runTurn"), op("stop")),
+                                List.of(op("tell", 3), op("runTurn")))))
+                .check(Unbounded.class);
     }
 
     @Test
     void rejectNewestMailboxHoldsItsBoundAndGivesEachMessageOneFate() {
-        modelChecking().check(RejectNewest.class);
+        modelChecking()
+                .addCustomScenario(scenario(RejectNewest.class,
+                        List.of(op("tell", 0)),
+                        List.of(List.of(op("tryTell", 1), op("runTurn")), List.of(op("tell", 2), op("tryTell", 2)),
+                                List.of(op("runTurn"), op("stop")))))
+                .check(RejectNewest.class);
     }
 
     @Test
     void dropOldestMailboxHoldsItsBoundAndGivesEachMessageOneFate() {
-        modelChecking().check(DropOldest.class);
+        // a reservation in flight (slot counted, message not yet linked) and a full-mailbox tell that drops nothing
+        modelChecking()
+                .addCustomScenario(scenario(DropOldest.class,
+                        List.of(),
+                        List.of(List.of(op("tryTell", 1)), List.of(op("tell", 2)))))
+                .check(DropOldest.class);
     }
 
     @Test
     void restartAndInitRetryRacingStopKeepOneTurnAndOneDestroyPerInstance() {
-        modelChecking().check(Restarting.class);
+        // a stop landing while a failed message restarts the actor
+        modelChecking()
+                .addCustomScenario(scenario(Restarting.class,
+                        List.of(op("tellFailing", 0), op("runTurn")),
+                        List.of(List.of(op("stop")), List.of(op("runTurn")))))
+                .check(Restarting.class);
+    }
+
+    /** An operation of a model with its arguments, for a hand-written scenario. */
+    record Op(String name, Object[] args) {
+    }
+
+    static Op op(String name, Object... args) {
+        return new Op(name, args);
+    }
+
+    /** A scenario checked before the random ones, so the interleavings known to matter are always explored. */
+    static ExecutionScenario scenario(Class<? extends Model> model, List<Op> init, List<List<Op>> threads) {
+        List<List<Actor>> parallel = new ArrayList<>();
+        for (List<Op> thread : threads) {
+            parallel.add(actors(model, thread));
+        }
+        return new ExecutionScenario(actors(model, init), parallel, List.of(), null);
+    }
+
+    private static List<Actor> actors(Class<? extends Model> model, List<Op> ops) {
+        List<Actor> actors = new ArrayList<>();
+        for (Op op : ops) {
+            Method method = Arrays.stream(model.getMethods())
+                    .filter(m -> m.getName().equals(op.name()) && m.getParameterCount() == op.args().length)
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("no operation " + op.name()));
+            actors.add(new Actor(method, Arrays.asList(op.args())));
+        }
+        return actors;
     }
 
     /** An unbounded mailbox: tell, tellWithHighPriority, stop, runTurn. */
@@ -96,10 +154,10 @@ public class MailboxProtocolLincheckTest {
         }
     }
 
-    /** A mailbox bounded to 2 that drops the oldest waiting message when full; adds tryTell. */
+    /** A mailbox bounded to 1 that drops the oldest waiting message when full; adds tryTell. */
     public static class DropOldest extends Model {
         public DropOldest() {
-            super(TbMailboxBound.dropOldest(2), false);
+            super(TbMailboxBound.dropOldest(1), false);
         }
 
         @Operation
