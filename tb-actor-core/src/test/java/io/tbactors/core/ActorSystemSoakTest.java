@@ -55,7 +55,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @EnabledIfSystemProperty(named = "tb.soak.minutes", matches = "\\d+(\\.\\d+)?")
 class ActorSystemSoakTest {
 
-    private static final Logger report = Logger.getLogger("tb.soak");
+    private static final Logger log = Logger.getLogger("tb.soak");
     private static final int WORKERS = 3;
     private static final int IDS = 48;
     private static final int PARENTS = 6;
@@ -132,7 +132,7 @@ class ActorSystemSoakTest {
                 minutes, creates.sum(), stops.sum(), restartsAsked.sum(), accepted.sum(), processed.sum(), stopped.sum(),
                 stopReasons, refused.sum(), notRegistered.sum(), asks.size(), askReplies.get(), ticks.sum(),
                 onceTimersCancelled.sum(), instances.size(), violations.size());
-        report.info(summary);
+        log.info(summary);
 
         assertThat(clean).as("system stop ended within its timeout").isTrue();
         assertThat(system.getActorCount()).as("live actors after system stop").isZero();
@@ -160,7 +160,7 @@ class ActorSystemSoakTest {
         });
         String grouped = groupViolations();
         if (!grouped.isEmpty()) {
-            report.warning("soak violations, by kind:" + grouped);
+            log.warning("soak violations, by kind:" + grouped);
         }
         assertThat(grouped).as(summary).isEmpty();
     }
