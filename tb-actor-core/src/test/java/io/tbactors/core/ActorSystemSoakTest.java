@@ -90,7 +90,6 @@ class ActorSystemSoakTest {
     private final LongAdder onceTimersCancelled = new LongAdder();
     private final LongAdder ticks = new LongAdder();
     private final AtomicLong askReplies = new AtomicLong();
-    private final AtomicBoolean endPhase = new AtomicBoolean();
 
     @Test
     void everyPromiseHoldsUnderMinutesOfRandomWork() throws Exception {
@@ -117,14 +116,14 @@ class ActorSystemSoakTest {
             t.join(TimeUnit.MINUTES.toMillis((long) Math.ceil(minutes) + 2));
             assertThat(t.isAlive()).as("worker %s ended", t.getName()).isFalse();
         }
-        endPhase.set(true);
 
         checkReplacedInstancesTimersStopped();
         checkLiveCountMatchesRegistry();
         checkChildrenListsOnlyRegisteredActors();
 
         boolean clean = system.stop(Duration.ofSeconds(15));
-        await().atMost(Duration.ofSeconds(30)).until(() -> asks.stream().allMatch(CompletableFuture::isDone));
+        awaitOrRecord("every ask completes after the system stop",
+                () -> asks.stream().allMatch(CompletableFuture::isDone));
         long fates = processed.sum() + stopped.sum();
         String summary = String.format("soak %.1f min: %d creates, %d stops, %d restarts asked, %d messages accepted "
                         + "(%d processed, %d told %s), %d refused by tryTell, %d to unregistered ids, %d asks (%d replied), "
@@ -132,11 +131,6 @@ class ActorSystemSoakTest {
                 minutes, creates.sum(), stops.sum(), restartsAsked.sum(), accepted.sum(), processed.sum(), stopped.sum(),
                 stopReasons, refused.sum(), notRegistered.sum(), asks.size(), askReplies.get(), ticks.sum(),
                 onceTimersCancelled.sum(), instances.size(), violations.size());
-        log.info(summary);
-
-        assertThat(clean).as("system stop ended within its timeout").isTrue();
-        assertThat(system.getActorCount()).as("live actors after system stop").isZero();
-        assertThat(fates).as("fates (processed + told) of accepted messages; " + summary).isEqualTo(accepted.sum());
         for (Msg m : withoutFate) {
             if (m.fates.get() != 0) {
                 violations.add(m + " was refused or not registered yet got a fate");
@@ -147,8 +141,8 @@ class ActorSystemSoakTest {
                 violations.add(instance + " destroyed " + instance.destroys.get() + " time(s)");
             }
         }
-        Set<Thread> stray = new HashSet<>();
-        await().atMost(Duration.ofSeconds(15)).until(() -> {
+        Set<Thread> stray = ConcurrentHashMap.newKeySet();
+        awaitOrRecord("no dispatcher or scheduler thread of the system left", () -> {
             stray.clear();
             for (Thread t : Thread.getAllStackTraces().keySet()) {
                 boolean ours = t.getName().startsWith("soak-") || t.getName().startsWith("tb-actors-scheduler");
@@ -158,11 +152,24 @@ class ActorSystemSoakTest {
             }
             return stray.isEmpty();
         });
+        log.info(summary);
         String grouped = groupViolations();
         if (!grouped.isEmpty()) {
             log.warning("soak violations, by kind:" + grouped);
         }
         assertThat(grouped).as(summary).isEmpty();
+        assertThat(clean).as("system stop ended within its timeout").isTrue();
+        assertThat(system.getActorCount()).as("live actors after system stop").isZero();
+        assertThat(fates).as("fates (processed + told) of accepted messages; " + summary).isEqualTo(accepted.sum());
+    }
+
+    /** Waits for a condition; when it never holds, records a violation instead of ending the soak before its report. */
+    private void awaitOrRecord(String what, java.util.concurrent.Callable<Boolean> condition) {
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(condition);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            violations.add("not within 30 s: " + what);
+        }
     }
 
     /** @return each kind of violation (its text with the numbers blanked) with its count and first example */
@@ -328,17 +335,25 @@ class ActorSystemSoakTest {
                 ref.tell(barrier);
                 accepted.increment();
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> live.stream()
+            awaitOrRecord("every live actor processes barrier " + r, () -> live.stream()
                     .allMatch(inc -> inc.ended || inc.barrierLost || inc.barrierRound >= r));
         }
         // each running incarnation sees a few ticks of its own timer after round 2; a timer of a replaced instance
         // that survived the restart, firing at a similar period, would have been processed meanwhile too
-        await().atMost(Duration.ofSeconds(30)).until(() -> live.stream()
+        awaitOrRecord("every running actor with a periodic timer sees 3 ticks after the barriers", () -> live.stream()
                 .allMatch(inc -> inc.ended || inc.barrierLost || !inc.periodicInInit || !inc.initialized
                         || inc.currentTicksAfterBarrier.get() >= 3));
     }
 
     private void checkLiveCountMatchesRegistry() {
+        try {
+            liveCountMatchesRegistry();
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            violations.add("live count, registry and incarnations never agreed within 30 s: " + e.getMessage());
+        }
+    }
+
+    private void liveCountMatchesRegistry() {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             int registered = 0;
             for (TbActorId id : ids) {
