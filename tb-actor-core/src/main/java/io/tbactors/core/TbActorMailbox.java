@@ -84,8 +84,6 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int REFUSED_FULL = 2;
 
     private static final long NOT_TIMED = Long.MIN_VALUE;
-    /** How often a DROP_OLDEST sender looks again for a message to drop while the slots are only reserved. */
-    private static final int DROP_OLDEST_SPINS = 64;
 
     private static final VarHandle STATUS;
     private static final VarHandle ENQUEUED;
@@ -283,7 +281,6 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
      */
     private int offerBounded(TbActorMsg msg, Object element, Delivery delivery, TbMailboxBound limit, boolean tryOnly) {
         int capacity = limit.capacity();
-        int spins = 0;
         for (;;) {
             int in = enqueued;
             if (in - dequeued < capacity) {
@@ -305,12 +302,12 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
                     notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
                     return ACCEPTED;
                 }
-                if (++spins < DROP_OLDEST_SPINS) {
-                    // the slots are reserved by senders still adding, or polled but not yet counted: look again
-                    Thread.onSpinWait();
+                if (enqueued - dequeued < capacity) {
+                    // the turn took a message meanwhile: a slot is free again
                     continue;
                 }
-                // full with nothing of normal priority to drop (high-priority messages count too)
+                // full with nothing of normal priority to drop: high-priority messages fill it, or senders that
+                // reserved their slots have not queued yet; no waiting on them, the newest is refused
             }
             refuse(msg, delivery, TbActorStopReason.MAILBOX_FULL);
             return REFUSED_FULL;
