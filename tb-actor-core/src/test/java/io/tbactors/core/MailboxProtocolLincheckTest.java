@@ -47,7 +47,11 @@ import org.junit.jupiter.api.Test;
  * refused it), each actor instance destroyed exactly once, {@code getActorCount()} back at 0 and
  * {@code getNotProcessedCount()} equal to the callbacks seen.
  *
- * <p>Only the public API and package-visible constructors are used, so the model survives a rewrite of the mailbox.
+ * <p>{@link ParentAndChild} checks the registry and the parent's child list the same way, with creates and stops of
+ * a child racing each other.
+ *
+ * <p>Only the public API is used (and the test's own {@link SteppingExecutor}), so the model survives a rewrite of the
+ * mailbox.
  * Each check starts with a hand-written scenario (the interleavings known to matter, always explored), then runs
  * random ones. {@code -Dtb.lincheck.effort=N} multiplies the random iterations and the invocations (default 1).
  */
@@ -57,7 +61,7 @@ public class MailboxProtocolLincheckTest {
 
     /**
      * Random scenarios of up to 2 + 3x2 + 1 operations, each explored over many interleavings. The defaults keep the
-     * four checks near a minute on a quiet two-core machine; the first check pays for Lincheck's instrumentation.
+     * checks near a minute on a quiet two-core machine; the first check pays for Lincheck's instrumentation.
      */
     static ModelCheckingOptions modelChecking() {
         return new ModelCheckingOptions()
