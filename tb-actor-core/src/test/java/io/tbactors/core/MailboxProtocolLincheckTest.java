@@ -52,7 +52,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Only the public API is used (and the test's own {@link SteppingExecutor}), so the model survives a rewrite of the
  * mailbox.
- * Each check starts with a hand-written scenario (the interleavings known to matter, always explored), then runs
+ *
+ * <p>Each check starts with a hand-written scenario (the interleavings known to matter, always explored), then runs
  * random ones. {@code -Dtb.lincheck.effort=N} multiplies the random iterations and the invocations (default 1).
  */
 public class MailboxProtocolLincheckTest {
