@@ -9,6 +9,7 @@ import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbMailboxBound;
@@ -45,8 +46,13 @@ import org.junit.jupiter.api.Test;
  * refused it), each actor instance destroyed exactly once, {@code getActorCount()} back at 0 and
  * {@code getNotProcessedCount()} equal to the callbacks seen.
  *
- * <p>Only the public API and package-visible constructors are used, so the model survives a rewrite of the mailbox.
- * Each check starts with a hand-written scenario (the interleavings known to matter, always explored), then runs
+ * <p>{@link ParentAndChild} checks the registry and the parent's child list the same way, with creates and stops of
+ * a child racing each other.
+ *
+ * <p>Only the public API is used (and the test's own {@link SteppingExecutor}), so the model survives a rewrite of the
+ * mailbox.
+ *
+ * <p>Each check starts with a hand-written scenario (the interleavings known to matter, always explored), then runs
  * random ones. {@code -Dtb.lincheck.effort=N} multiplies the random iterations and the invocations (default 1).
  */
 public class MailboxProtocolLincheckTest {
@@ -55,7 +61,7 @@ public class MailboxProtocolLincheckTest {
 
     /**
      * Random scenarios of up to 2 + 3x2 + 1 operations, each explored over many interleavings. The defaults keep the
-     * four checks near a minute on a quiet two-core machine; the first check pays for Lincheck's instrumentation.
+     * checks near a minute on a quiet two-core machine; the first check pays for Lincheck's instrumentation.
      */
     static ModelCheckingOptions modelChecking() {
         return new ModelCheckingOptions()
@@ -107,6 +113,18 @@ public class MailboxProtocolLincheckTest {
                 .check(Restarting.class);
     }
 
+    @Test
+    @Disabled("fails until issue 10's runtime fix lands: a child stopped while createChildActor runs (defect 2) is "
+            + "unregistered by the stop, then linked into its parent by the creating thread, so filterChildren lists it")
+    void childCreatedWhileItIsStoppedIsNeverLeftInItsParentsList() {
+        // stop(child) finds the placeholder registered before the creator runs, while createChildActor is still running
+        modelChecking()
+                .addCustomScenario(scenario(ParentAndChild.class,
+                        List.of(),
+                        List.of(List.of(op("createChild")), List.of(op("stopChild")))))
+                .check(ParentAndChild.class);
+    }
+
     /** An operation of a model with its arguments, for a hand-written scenario. */
     record Op(String name, Object[] args) {
     }
@@ -116,7 +134,7 @@ public class MailboxProtocolLincheckTest {
     }
 
     /** A scenario checked before the random ones, so the interleavings known to matter are always explored. */
-    static ExecutionScenario scenario(Class<? extends Model> model, List<Op> init, List<List<Op>> threads) {
+    static ExecutionScenario scenario(Class<?> model, List<Op> init, List<List<Op>> threads) {
         List<List<Actor>> parallel = new ArrayList<>();
         for (List<Op> thread : threads) {
             parallel.add(actors(model, thread));
@@ -124,7 +142,7 @@ public class MailboxProtocolLincheckTest {
         return new ExecutionScenario(actors(model, init), parallel, List.of(), null);
     }
 
-    private static List<Actor> actors(Class<? extends Model> model, List<Op> ops) {
+    private static List<Actor> actors(Class<?> model, List<Op> ops) {
         List<Actor> actors = new ArrayList<>();
         for (Op op : ops) {
             Method method = Arrays.stream(model.getMethods())
@@ -178,6 +196,99 @@ public class MailboxProtocolLincheckTest {
         @Operation
         public void tellFailing(@Param(gen = ThreadIdGen.class) int sender) {
             send(sender, Kind.FAILING);
+        }
+    }
+
+    /**
+     * A parent and a child created, stopped and re-created from several threads; at the end the parent's children
+     * must be registered and listed once, and after stopping everything each instance is destroyed once.
+     */
+    public static class ParentAndChild {
+        private static final int TURN_LIMIT = 10_000;
+
+        final SteppingExecutor executor = new SteppingExecutor();
+        final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
+        final TbActorId parentId = new TbStringActorId("parent");
+        final TbActorId childId = new TbStringActorId("child");
+        final ConcurrentLinkedQueue<Plain> instances = new ConcurrentLinkedQueue<>();
+
+        public ParentAndChild() {
+            system.createDispatcher("stepping", executor);
+            system.createRootActor("stepping", TbActorCreator.of(parentId, this::newPlain));
+        }
+
+        private Plain newPlain() {
+            Plain plain = new Plain();
+            instances.add(plain);
+            return plain;
+        }
+
+        @Operation
+        public void createChild() {
+            try {
+                system.createChildActor("stepping", TbActorCreator.of(childId, this::newPlain), parentId);
+            } catch (TbActorNotRegisteredException expected) {
+                // the parent was stopped first: nothing created
+            }
+        }
+
+        @Operation
+        public void stopChild() {
+            system.stop(childId);
+        }
+
+        @Operation(runOnce = true)
+        public void stopParent() {
+            system.stop(parentId);
+        }
+
+        @Operation
+        public void runTurn() {
+            executor.runOne();
+        }
+
+        @Validate
+        public void checkInvariants() {
+            List<String> violations = new ArrayList<>();
+            executor.runAll(TURN_LIMIT);
+            List<TbActorId> listed = system.filterChildren(parentId, id -> true);
+            if (listed.size() > 1) {
+                violations.add("filterChildren(parent) lists " + listed + ": one child id, listed more than once");
+            }
+            for (TbActorId child : listed) {
+                if (system.getActor(child) == null) {
+                    violations.add("filterChildren(parent) lists " + child + ", which is not registered");
+                }
+            }
+            system.stop(parentId);
+            system.stop(childId);
+            executor.runAll(TURN_LIMIT);
+            for (Plain plain : instances) {
+                if (plain.destroys.get() != 1) {
+                    violations.add("an actor instance was destroyed " + plain.destroys.get() + " time(s)");
+                }
+            }
+            if (system.getActorCount() != 0) {
+                violations.add("getActorCount() is " + system.getActorCount() + " after every actor was stopped");
+            }
+            if (!violations.isEmpty()) {
+                throw new AssertionError(String.join("; ", violations));
+            }
+        }
+
+        /** An actor that counts its destroys. */
+        static final class Plain extends AbstractTbActor {
+            final AtomicInteger destroys = new AtomicInteger();
+
+            @Override
+            public boolean process(TbActorMsg msg) {
+                return true;
+            }
+
+            @Override
+            public void destroy(TbActorStopReason stopReason, Throwable cause) {
+                destroys.incrementAndGet();
+            }
         }
     }
 
