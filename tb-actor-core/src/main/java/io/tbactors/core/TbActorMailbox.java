@@ -565,6 +565,10 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             stop(TbActorStopReason.STOPPED, cause);
             return -1;
         }
+        if ((status & STOP_REQUESTED) != 0) {
+            // stopping anyway: the turn destroys this instance with the stop's reason, no fresh one is made
+            return -1;
+        }
         e.restartsInWindow++;
         log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", selfId,
                 msg.getClass().getSimpleName(), e.restartsInWindow, maxRestarts, system.getSettings().getRestartWindow(), cause);
@@ -572,7 +576,8 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         cancelTimers(e);
         clearBits(INITIALIZED);
         if ((status & STOP_REQUESTED) != 0) {
-            // stopped meanwhile: no new instance (its id may already belong to another actor); nothing left to destroy
+            // stopped during the destroy: no new instance (its id may already belong to another actor), and the old
+            // one was destroyed already, with RESTARTED as its last reason
             actor = null;
             return -1;
         }

@@ -319,7 +319,7 @@ class ActorSystemSoakTest {
     private void checkReplacedInstancesTimersStopped() throws InterruptedException {
         List<Incarnation> live = new ArrayList<>();
         for (TbActorId id : ids) {
-            incarnations.stream().filter(inc -> inc.id.equals(id) && !inc.ended).findFirst().ifPresent(live::add);
+            incarnations.stream().filter(inc -> inc.id.equals(id) && !inc.isOver()).findFirst().ifPresent(live::add);
         }
         for (int round = 1; round <= 2; round++) {
             int r = round;
@@ -336,12 +336,12 @@ class ActorSystemSoakTest {
                 accepted.increment();
             }
             awaitOrRecord("every live actor processes barrier " + r, () -> live.stream()
-                    .allMatch(inc -> inc.ended || inc.barrierLost || inc.barrierRound >= r));
+                    .allMatch(inc -> inc.isOver() || inc.barrierLost || inc.barrierRound >= r));
         }
         // each running incarnation sees a few ticks of its own timer after round 2; a timer of a replaced instance
         // that survived the restart, firing at a similar period, would have been processed meanwhile too
         awaitOrRecord("every running actor with a periodic timer sees 3 ticks after the barriers", () -> live.stream()
-                .allMatch(inc -> inc.ended || inc.barrierLost || !inc.periodicInInit || !inc.initialized
+                .allMatch(inc -> inc.isOver() || inc.barrierLost || !inc.periodicInInit || !inc.initialized
                         || inc.currentTicksAfterBarrier.get() >= 3));
     }
 
@@ -368,7 +368,7 @@ class ActorSystemSoakTest {
             }
             int inRegistryByType = system.getActorCountsByDispatcherAndType().values().stream()
                     .flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
-            long liveIncarnations = incarnations.stream().filter(inc -> !inc.ended).count();
+            long liveIncarnations = incarnations.stream().filter(inc -> !inc.isOver()).count();
             assertThat(system.getActorCount()).as("getActorCount() vs registered ids").isEqualTo(registered);
             assertThat(inRegistryByType).as("registry by dispatcher and type vs registered ids").isEqualTo(registered);
             assertThat(liveIncarnations).as("incarnations created and not destroyed vs registered ids not in INIT_FAILED")
@@ -500,6 +500,16 @@ class ActorSystemSoakTest {
         volatile boolean barrierLost;
         volatile boolean initialized;
         volatile boolean ended;
+        // the generation last destroyed for a restart; a stop that lands during that destroy ends the actor there
+        volatile int restartedGeneration;
+
+        /**
+         * @return whether this incarnation is over: destroyed for good, or destroyed for a restart that a stop cut
+         *         short (no newer generation came; checked when nothing is in flight)
+         */
+        boolean isOver() {
+            return ended || restartedGeneration == generations.get();
+        }
 
         Incarnation(TbActorId id, ThreadLocalRandom rnd) {
             this.id = id;
@@ -672,6 +682,8 @@ class ActorSystemSoakTest {
                 destroyed = true;
                 if (stopReason != TbActorStopReason.RESTARTED) {
                     incarnation.ended = true;
+                } else {
+                    incarnation.restartedGeneration = generation;
                 }
             } finally {
                 incarnation.leave();

@@ -114,8 +114,6 @@ public class MailboxProtocolLincheckTest {
     }
 
     @Test
-    @Disabled("fails until issue 10's runtime fix lands: a child stopped while createChildActor runs (defect 2) is "
-            + "unregistered by the stop, then linked into its parent by the creating thread, so filterChildren lists it")
     void childCreatedWhileItIsStoppedIsNeverLeftInItsParentsList() {
         // stop(child) finds the placeholder registered before the creator runs, while createChildActor is still running
         modelChecking()
