@@ -3,6 +3,7 @@ package io.tbactors.sample.iot.config;
 import java.time.Duration;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -62,9 +63,36 @@ public class SampleProperties {
         @NotNull
         private DataSize maxPayloadSize = DataSize.ofKilobytes(64);
 
-        /** Longest wait for the actor system to accept a message before the request gets 503. */
+        /**
+         * Longest wait for the root rule chain to finish with a request's readings (stored) before the request gets
+         * 503; the readings may still be stored after it.
+         */
         @NotNull
-        private Duration replyTimeout = Duration.ofSeconds(10);
+        private Duration replyTimeout = Duration.ofSeconds(30);
+
+        /**
+         * Most readings of one device in flight (accepted, not yet through the root rule chain); a request that would
+         * pass it gets 429, one with more readings than this gets 413.
+         */
+        @Min(1)
+        private int maxInFlightPerDevice = 10_000;
+
+        /** Most readings of one tenant's devices in flight; a request that would pass it gets 429. */
+        @Min(1)
+        private int maxInFlightPerTenant = 50_000;
+
+        /** How long health reports {@code OVERLOADED} after the device API last answered 429. */
+        @NotNull
+        private Duration overloadHealthWindow = Duration.ofSeconds(10);
+
+        /**
+         * @return whether a device's bound fits in its tenant's, without which a device could be refused forever
+         */
+        @AssertTrue(message = "sample.device-api.max-in-flight-per-tenant must be at least "
+                + "sample.device-api.max-in-flight-per-device")
+        public boolean isTenantBoundAtLeastDeviceBound() {
+            return maxInFlightPerTenant >= maxInFlightPerDevice;
+        }
     }
 
     /** Rule engine settings. */

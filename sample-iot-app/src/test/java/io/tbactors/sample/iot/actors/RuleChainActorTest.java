@@ -32,6 +32,7 @@ import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.rule.RuleChainValidator;
 import io.tbactors.sample.iot.rule.RuleTestSupport;
 import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.rule.TbMsgCallback;
 import io.tbactors.sample.iot.rule.TbMsgTracker;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
@@ -179,7 +180,7 @@ class RuleChainActorTest {
 
     private TbMsg send(Map<String, Object> data) {
         TbMsg msg = new TbMsg(UUID.randomUUID(), TbMsgType.POST_TELEMETRY_REQUEST, TENANT, DEVICE, 1000,
-                new LinkedHashMap<>(data), Map.of(), new TbMsgTracker(stats));
+                new LinkedHashMap<>(data), Map.of(), new TbMsgTracker(stats, TbMsgCallback.NONE));
         chainActor.tell(new ToRuleEngineMsg(msg));
         return msg;
     }
