@@ -16,6 +16,7 @@ import io.tbactors.sample.iot.rule.MsgPackCallback;
 import io.tbactors.sample.iot.rule.TbMsg;
 import io.tbactors.sample.iot.rule.TbMsgCallback;
 import io.tbactors.sample.iot.rule.TbMsgTracker;
+import io.tbactors.sample.iot.telemetry.KvCodec;
 import io.tbactors.sample.iot.telemetry.TsEntry;
 
 /**
@@ -61,7 +62,7 @@ public class DeviceActor extends AbstractTbActor {
             TbMsgCallback callback = new MsgPackCallback(data.entries().size(), data.processed());
             for (TsEntry entry : data.entries()) {
                 long ts = entry.ts() != null ? entry.ts() : nextServerTs();
-                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, entry.values(), metadata(ts),
+                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, KvCodec.frozenValues(entry.values()), metadata(ts),
                         new TbMsgTracker(services.getStats(), callback));
                 ctx.getParentRef().tell(new ToRuleEngineMsg(tbMsg));
             }

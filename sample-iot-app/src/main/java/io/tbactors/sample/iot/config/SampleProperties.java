@@ -49,9 +49,11 @@ public class SampleProperties {
         @NotBlank
         private String username = "admin";
 
-        /** Password for HTTP basic authentication of the management API; change it outside a demo. */
-        @NotBlank
-        private String password = "admin";
+        /**
+         * Password for HTTP basic authentication of the management API. When unset, a random one is generated at
+         * each start and logged once (WARN), so no well-known password ever works.
+         */
+        private String password;
     }
 
     /** Device API settings. */
@@ -81,6 +83,13 @@ public class SampleProperties {
         @Min(1)
         private int maxInFlightPerTenant = 50_000;
 
+        /** Furthest a reading's {@code ts} may be ahead of the server's clock; later ones get 400. */
+        @NotNull
+        private Duration maxTsAhead = Duration.ofDays(1);
+
+        /** Oldest a reading's {@code ts} may be, before the server's clock; older ones get 400. No limit when unset. */
+        private Duration maxTsAge;
+
         /** How long health reports {@code OVERLOADED} after the device API last answered 429. */
         @NotNull
         private Duration overloadHealthWindow = Duration.ofSeconds(10);
@@ -102,6 +111,10 @@ public class SampleProperties {
 
         /** Temperature above which the default root rule chain raises an alarm; used when that chain is first created. */
         private double temperatureThreshold = 30.0;
+
+        /** Largest rule chain a {@code PUT} accepts; larger ones get 413. */
+        @NotNull
+        private DataSize maxChainSize = DataSize.ofKilobytes(256);
     }
 
     /** Simulator settings. */

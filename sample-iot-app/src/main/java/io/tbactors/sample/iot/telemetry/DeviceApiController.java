@@ -1,7 +1,6 @@
 package io.tbactors.sample.iot.telemetry;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -19,6 +18,7 @@ import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.ProblemResponses;
+import io.tbactors.sample.iot.web.RequestBodies;
 import io.tbactors.spring.ActorSystemContext;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
@@ -42,6 +42,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/{accessToken}")
 @RequiredArgsConstructor
 public class DeviceApiController {
+
+    private static final String MAX_PAYLOAD_PROPERTY = "sample.device-api.max-payload-size";
 
     private final DeviceService deviceService;
     private final DevicePayloadParser parser;
@@ -87,23 +89,13 @@ public class DeviceApiController {
 
     private Device authenticate(String accessToken, HttpServletRequest request) {
         // refuse an oversized body before anything else, without reading it
-        long declared = request.getContentLengthLong();
-        if (declared > maxPayloadBytes()) {
-            throw tooLarge();
-        }
+        RequestBodies.checkDeclaredLength(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
         return deviceService.findByAccessToken(accessToken)
                 .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "Unknown device access token"));
     }
 
     private byte[] readBody(HttpServletRequest request) throws IOException {
-        long max = maxPayloadBytes();
-        try (InputStream in = request.getInputStream()) {
-            byte[] body = in.readNBytes((int) max + 1);
-            if (body.length > max) {
-                throw tooLarge();
-            }
-            return body;
-        }
+        return RequestBodies.read(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
     }
 
     private CompletableFuture<ResponseEntity<Object>> submit(Device device, String msgType, List<TsEntry> entries,
@@ -182,14 +174,5 @@ public class DeviceApiController {
         ResponseEntity<Object> busy = ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS, detail, path);
         return ResponseEntity.status(busy.getStatusCode()).headers(busy.getHeaders()).header(HttpHeaders.RETRY_AFTER, "1")
                 .body(busy.getBody());
-    }
-
-    private long maxPayloadBytes() {
-        return properties.getDeviceApi().getMaxPayloadSize().toBytes();
-    }
-
-    private ApiException tooLarge() {
-        return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Request body is larger than the limit of "
-                + properties.getDeviceApi().getMaxPayloadSize().toKilobytes() + " KB (sample.device-api.max-payload-size)");
     }
 }

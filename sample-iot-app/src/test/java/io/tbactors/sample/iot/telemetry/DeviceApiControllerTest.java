@@ -42,7 +42,7 @@ class DeviceApiControllerTest {
     private final IotStats stats = new IotStats();
     private final InFlightLimiter limiter = new InFlightLimiter(properties);
     private final DeviceApiController controller = new DeviceApiController(deviceService,
-            new DevicePayloadParser(JsonMapper.builder().build()), actorSystemContext, properties, stats, limiter);
+            new DevicePayloadParser(JsonMapper.builder().build(), properties), actorSystemContext, properties, stats, limiter);
 
     DeviceApiControllerTest() {
         when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
