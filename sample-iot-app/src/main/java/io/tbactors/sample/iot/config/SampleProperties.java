@@ -83,6 +83,13 @@ public class SampleProperties {
         @Min(1)
         private int maxInFlightPerTenant = 50_000;
 
+        /**
+         * Longest time for a device API request's body to arrive once its headers have; a slower one gets 408. The
+         * body is read without holding a request thread, so slow clients cannot starve the others.
+         */
+        @NotNull
+        private Duration bodyReadTimeout = Duration.ofSeconds(10);
+
         /** Furthest a reading's {@code ts} may be ahead of the server's clock; later ones get 400. */
         @NotNull
         private Duration maxTsAhead = Duration.ofDays(1);

@@ -95,6 +95,9 @@ public class DeviceApiController {
     }
 
     private byte[] readBody(HttpServletRequest request) throws IOException {
+        if (request.getAttribute(DeviceBodyReadFilter.BODY) instanceof byte[] body) {
+            return body;
+        }
         return RequestBodies.read(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
     }
 
