@@ -3,10 +3,6 @@ package io.tbactors.sample.iot.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.tbactors.sample.iot.SampleIotApplication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,24 +37,21 @@ class SigtermEndToEndTest {
     @TempDir
     Path dir;
 
-    private Process app;
+    private AppProcess app;
 
     @AfterEach
     void killWhatIsLeft() {
-        if (app != null && app.isAlive()) {
-            app.destroyForcibly();
+        if (app != null) {
+            app.close();
         }
     }
 
     @Test
     void aSigtermWhileDevicesPostLosesNoReadingThatWasAnswered200() throws Exception {
         String url = "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
-        int port = freePort();
-        Path log = Path.of("target", "sigterm-app-" + port + ".log");
-        app = start(port, url, log);
-        ApiClient api = new ApiClient(port);
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                .until(() -> api.getWithoutCredentials("/actuator/health").status() == 200);
+        app = AppProcess.start(url, "384m");
+        Path log = app.log();
+        ApiClient api = app.api();
         List<ApiClient.Device> devices = new ArrayList<>();
         for (int i = 0; i < DEVICES; i++) {
             devices.add(api.createDevice("sigterm-device-" + i));
@@ -77,8 +69,7 @@ class SigtermEndToEndTest {
         }
         await().atMost(Duration.ofSeconds(120)).until(() -> total.get() >= ANSWERED_BEFORE_STOP);
 
-        app.destroy();
-        assertThat(app.waitFor(90, TimeUnit.SECONDS)).as("the application ends after SIGTERM; its log: %s", log).isTrue();
+        assertThat(app.terminate(Duration.ofSeconds(90))).as("the application ends after SIGTERM; its log: %s", log).isTrue();
         posters.shutdown();
         assertThat(posters.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 
@@ -112,23 +103,6 @@ class SigtermEndToEndTest {
             }
             answered.add(seq);
             total.incrementAndGet();
-        }
-    }
-
-    private static Process start(int port, String url, Path log) throws IOException {
-        Files.createDirectories(log.getParent());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), SampleIotApplication.class.getName(),
-                "--server.port=" + port, "--spring.datasource.url=" + url, "--sample.simulator.enabled=false",
-                "--sample.admin.password=" + ApiClient.PASSWORD);
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                .directory(new File(".")).start();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }
