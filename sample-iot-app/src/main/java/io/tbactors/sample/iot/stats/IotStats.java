@@ -30,12 +30,12 @@ public class IotStats implements MeterBinder {
     private final LongAdder lostSinceReport = new LongAdder();
     private final AtomicLong lastLostReportNanos = new AtomicLong(System.nanoTime() - LOST_REPORT_INTERVAL_NANOS);
 
-    /** A device message was accepted by its device actor (the request gets 200). */
+    /** A device message was taken into the rule engine by its device actor (the request gets 200 once stored). */
     public void deviceAccepted() {
         deviceAccepted.increment();
     }
 
-    /** A device message was refused: the actor system stopped or did not answer in time (the request gets 503). */
+    /** A device message was refused or failed: bounds, a full mailbox, a chain failure, a stop or the reply timeout. */
     public void deviceRejected() {
         deviceRejected.increment();
     }
