@@ -62,8 +62,8 @@ public class DeviceActor extends AbstractTbActor {
             TbMsgCallback callback = new MsgPackCallback(data.entries().size(), data.processed());
             for (TsEntry entry : data.entries()) {
                 long ts = entry.ts() != null ? entry.ts() : nextServerTs();
-                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, KvCodec.frozenValues(entry.values()), metadata(ts),
-                        new TbMsgTracker(services.getStats(), callback));
+                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, KvCodec.frozenValues(entry.values()),
+                        metadata(ts), new TbMsgTracker(services.getStats(), callback));
                 ctx.getParentRef().tell(new ToRuleEngineMsg(tbMsg));
             }
             services.getStats().deviceAccepted();

@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The end-to-end benchmark of the device API, run by its own command (skipped by the build):
@@ -41,11 +43,13 @@ import org.junit.jupiter.api.io.TempDir;
  * For each it reports readings/s, requests/s, p50/p99 latency, the share of 429s and other failures; over both the
  * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
- * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20}. The table goes to stdout and to
+ * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20}. The table goes to the log (INFO) and to
  * {@code target/device-api-benchmark.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
 class DeviceApiBenchmark {
+
+    private static final Logger log = LoggerFactory.getLogger(DeviceApiBenchmark.class);
 
     private static final int BATCH = 8000;
 
@@ -96,7 +100,7 @@ class DeviceApiBenchmark {
         String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d client threads, %d s a phase, "
                 + "%d cores%n", devices, threads, phase.toSeconds(), Runtime.getRuntime().availableProcessors())
                 + String.join(System.lineSeparator(), report) + System.lineSeparator();
-        System.out.print(table);
+        log.info("{}{}", System.lineSeparator(), table);
         Files.writeString(Path.of("target", "device-api-benchmark.txt"), table);
         assertThat(missing).isZero();
     }

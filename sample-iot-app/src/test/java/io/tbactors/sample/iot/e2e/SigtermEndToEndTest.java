@@ -77,8 +77,8 @@ class SigtermEndToEndTest {
         try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
             for (ApiClient.Device device : devices) {
                 Set<Long> answered = answered200.get(device.id());
-                assertThat(GracefulShutdownEndToEndTest.storedSeqs(connection, device.id())).as("readings of %s answered 200; app log %s", device.id(), log)
-                        .containsAll(answered);
+                assertThat(GracefulShutdownEndToEndTest.storedSeqs(connection, device.id()))
+                        .as("readings of %s answered 200; app log %s", device.id(), log).containsAll(answered);
                 checked += answered.size();
             }
         }
