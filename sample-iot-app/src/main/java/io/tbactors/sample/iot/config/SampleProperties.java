@@ -85,10 +85,11 @@ public class SampleProperties {
 
         /**
          * Longest time for a device API request's body to arrive once its headers have; a slower one gets 408. The
-         * body is read without holding a request thread, so slow clients cannot starve the others.
+         * body is read without holding a request thread, so slow clients cannot starve the others. Keep it below
+         * {@code server.tomcat.connection-timeout}, which otherwise ends the read first.
          */
         @NotNull
-        private Duration bodyReadTimeout = Duration.ofSeconds(10);
+        private Duration bodyReadTimeout = Duration.ofSeconds(5);
 
         /** Furthest a reading's {@code ts} may be ahead of the server's clock; later ones get 400. */
         @NotNull

@@ -2,6 +2,7 @@ package io.tbactors.sample.iot.telemetry;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.tbactors.sample.iot.config.SampleProperties;
@@ -129,14 +130,34 @@ public class DeviceBodyReadFilter extends OncePerRequestFilter {
 
         @Override
         public void onError(Throwable failure) {
-            // the client went away or the connection broke: nobody to answer
-            if (ended.compareAndSet(false, true)) {
-                if (log.isDebugEnabled()) {
-                    log.debug("Device API body read failed: {}", failure.toString());
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            if (log.isDebugEnabled()) {
+                log.debug("Device API body read failed: {}", failure.toString());
+            }
+            if (isTimeout(failure)) {
+                // the socket's own read timeout came first: the same answer as the body's deadline
+                try {
+                    refuse(async, HttpStatus.REQUEST_TIMEOUT, "The request body stopped arriving for longer than the "
+                            + "connection timeout (server.tomcat.connection-timeout)");
+                } catch (IOException | IllegalStateException cannotAnswer) {
+                    async.complete();
                 }
+            } else {
+                // the client went away or the connection broke: nobody to answer
                 async.complete();
             }
         }
+    }
+
+    private static boolean isTimeout(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void refuse(AsyncContext async, HttpStatus status, String detail) throws IOException {
