@@ -12,12 +12,16 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
 import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.rule.MsgPackCallback;
 import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.rule.TbMsgCallback;
 import io.tbactors.sample.iot.rule.TbMsgTracker;
+import io.tbactors.sample.iot.telemetry.KvCodec;
 import io.tbactors.sample.iot.telemetry.TsEntry;
 
 /**
- * A device's actor. It turns the device's posts into rule-engine messages, in the order they arrive, and stamps
+ * A device's actor. It turns the device's posts into rule-engine messages (one per reading, sharing a callback that
+ * completes the post's future once the root chain is done with all of them), in the order they arrive, and stamps
  * readings that carry no time with a server time that strictly increases per device: two posts in the same
  * millisecond never overwrite each other, and the history keeps their order.
  */
@@ -54,14 +58,15 @@ public class DeviceActor extends AbstractTbActor {
     @Override
     public boolean process(TbActorMsg msg) {
         if (msg instanceof DeviceDataMsg data) {
+            // one callback for the request's readings: its future completes when the chain is done with all of them
+            TbMsgCallback callback = new MsgPackCallback(data.entries().size(), data.processed());
             for (TsEntry entry : data.entries()) {
                 long ts = entry.ts() != null ? entry.ts() : nextServerTs();
-                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, entry.values(), metadata(ts),
-                        new TbMsgTracker(services.getStats()));
+                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, KvCodec.frozenValues(entry.values()),
+                        metadata(ts), new TbMsgTracker(services.getStats(), callback));
                 ctx.getParentRef().tell(new ToRuleEngineMsg(tbMsg));
             }
             services.getStats().deviceAccepted();
-            data.accepted().complete(null);
             return true;
         }
         return false;

@@ -17,6 +17,7 @@ import io.tbactors.sample.iot.rule.node.Relations;
 import io.tbactors.sample.iot.rule.node.RuleNode;
 import io.tbactors.sample.iot.rule.node.RuleNodeResult;
 import lombok.extern.slf4j.Slf4j;
+import org.springframework.dao.DataAccessException;
 
 /**
  * A rule node's actor: runs its node on each message, one at a time, and reports the result to the chain actor.
@@ -70,9 +71,22 @@ public class RuleNodeActor extends AbstractTbActor {
             if (log.isDebugEnabled()) {
                 log.debug("[{}] node failed on message {}", id, msg.id(), e);
             }
-            String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+            String error = e.getClass().getSimpleName() + ": " + reason(e);
             return RuleNodeResult.of(msg.withMetadata("error", error), Relations.FAILURE);
         }
+    }
+
+    /**
+     * The reason a sender may read (it reaches the device API's 500): for a database failure the database's own
+     * message, without the SQL that Spring's message carries.
+     */
+    private static String reason(Throwable e) {
+        if (e instanceof DataAccessException dataAccess) {
+            String message = String.valueOf(dataAccess.getMostSpecificCause().getMessage());
+            int sql = message.indexOf("; SQL statement:");
+            return sql >= 0 ? message.substring(0, sql) : message;
+        }
+        return e.getMessage();
     }
 
     @Override

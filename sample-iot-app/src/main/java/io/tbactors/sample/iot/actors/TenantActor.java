@@ -60,6 +60,7 @@ public class TenantActor extends AbstractTbActor {
                 rootChain.tell(toRuleEngine);
             } else {
                 log.warn("Tenant {} has no root rule chain: message {} is not processed", tenantId, toRuleEngine.msg().id());
+                toRuleEngine.msg().tracker().markFailed("tenant " + tenantId + " has no root rule chain");
                 toRuleEngine.msg().tracker().routed(0);
             }
         } else if (msg instanceof RuleChainUpdatedMsg updated) {

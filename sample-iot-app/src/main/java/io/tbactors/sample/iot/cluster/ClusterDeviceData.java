@@ -4,6 +4,8 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.TbEntityMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
+import io.tbactors.sample.iot.rule.RuleChainFailureException;
 import io.tbactors.sample.iot.telemetry.KvCodec;
 import io.tbactors.sample.iot.telemetry.TsEntry;
 import java.util.LinkedHashMap;
@@ -36,7 +38,7 @@ public record ClusterDeviceData(UUID tenantId, UUID deviceId, String msgType, Li
 
     /**
      * Turns an envelope that reached the owner back into the message its actors handle; the envelope completes
-     * when the device actor has taken the message into the rule engine, as an HTTP request would have been answered.
+     * when the root rule chain is done with every reading, as an HTTP request would have been answered.
      *
      * @param envelope the envelope
      * @return the device message, or the payload itself (the envelope failed) when it is not device data
@@ -46,15 +48,19 @@ public record ClusterDeviceData(UUID tenantId, UUID deviceId, String msgType, Li
             envelope.onFailure(new IllegalArgumentException("Not device data: " + envelope.getPayload().getClass().getName()));
             return envelope.getPayload();
         }
-        CompletableFuture<Void> accepted = new CompletableFuture<>();
-        accepted.whenComplete((ok, failure) -> {
+        CompletableFuture<Void> processed = new CompletableFuture<>();
+        processed.whenComplete((ok, failure) -> {
             if (failure == null) {
                 envelope.onProcessed();
+            } else if (failure instanceof RuleChainFailureException chainFailed) {
+                // processed, and failed: a dead letter, not a record to deliver again
+                envelope.onFailure(chainFailed);
             } else {
-                envelope.onTbActorStopped(TbActorStopReason.STOPPED);
+                envelope.onTbActorStopped(failure instanceof MessageNotAcceptedException notAccepted
+                        ? notAccepted.getReason() : TbActorStopReason.STOPPED);
             }
         });
-        return new DeviceDataMsg(data.tenantId(), data.deviceId(), data.msgType(), normalized(data.entries()), accepted);
+        return new DeviceDataMsg(data.tenantId(), data.deviceId(), data.msgType(), normalized(data.entries()), processed);
     }
 
     private static List<TsEntry> normalized(List<TsEntry> entries) {

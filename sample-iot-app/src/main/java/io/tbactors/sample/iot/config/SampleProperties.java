@@ -3,6 +3,7 @@ package io.tbactors.sample.iot.config;
 import java.time.Duration;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -48,9 +49,11 @@ public class SampleProperties {
         @NotBlank
         private String username = "admin";
 
-        /** Password for HTTP basic authentication of the management API; change it outside a demo. */
-        @NotBlank
-        private String password = "admin";
+        /**
+         * Password for HTTP basic authentication of the management API. When unset, a random one is generated at
+         * each start and logged once (WARN), so no well-known password ever works.
+         */
+        private String password;
     }
 
     /** Device API settings. */
@@ -62,9 +65,51 @@ public class SampleProperties {
         @NotNull
         private DataSize maxPayloadSize = DataSize.ofKilobytes(64);
 
-        /** Longest wait for the actor system to accept a message before the request gets 503. */
+        /**
+         * Longest wait for the root rule chain to finish with a request's readings (stored) before the request gets
+         * 503; the readings may still be stored after it.
+         */
         @NotNull
-        private Duration replyTimeout = Duration.ofSeconds(10);
+        private Duration replyTimeout = Duration.ofSeconds(30);
+
+        /**
+         * Most readings of one device in flight (accepted, not yet through the root rule chain); a request that would
+         * pass it gets 429, one with more readings than this gets 413.
+         */
+        @Min(1)
+        private int maxInFlightPerDevice = 10_000;
+
+        /** Most readings of one tenant's devices in flight; a request that would pass it gets 429. */
+        @Min(1)
+        private int maxInFlightPerTenant = 50_000;
+
+        /**
+         * Longest time for a device API request's body to arrive once its headers have; a slower one gets 408. The
+         * body is read without holding a request thread, so slow clients cannot starve the others. Keep it below
+         * {@code server.tomcat.connection-timeout}, which otherwise ends the read first.
+         */
+        @NotNull
+        private Duration bodyReadTimeout = Duration.ofSeconds(5);
+
+        /** Furthest a reading's {@code ts} may be ahead of the server's clock; later ones get 400. */
+        @NotNull
+        private Duration maxTsAhead = Duration.ofDays(1);
+
+        /** Oldest a reading's {@code ts} may be, before the server's clock; older ones get 400. No limit when unset. */
+        private Duration maxTsAge;
+
+        /** How long health reports {@code OVERLOADED} after the device API last answered 429. */
+        @NotNull
+        private Duration overloadHealthWindow = Duration.ofSeconds(10);
+
+        /**
+         * @return whether a device's bound fits in its tenant's, without which a device could be refused forever
+         */
+        @AssertTrue(message = "sample.device-api.max-in-flight-per-tenant must be at least "
+                + "sample.device-api.max-in-flight-per-device")
+        public boolean isTenantBoundAtLeastDeviceBound() {
+            return maxInFlightPerTenant >= maxInFlightPerDevice;
+        }
     }
 
     /** Rule engine settings. */
@@ -74,6 +119,10 @@ public class SampleProperties {
 
         /** Temperature above which the default root rule chain raises an alarm; used when that chain is first created. */
         private double temperatureThreshold = 30.0;
+
+        /** Largest rule chain a {@code PUT} accepts; larger ones get 413. */
+        @NotNull
+        private DataSize maxChainSize = DataSize.ofKilobytes(256);
     }
 
     /** Simulator settings. */

@@ -1,9 +1,12 @@
 package io.tbactors.sample.iot.config;
 
 import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Base64;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import lombok.extern.slf4j.Slf4j;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -25,9 +28,11 @@ import io.tbactors.sample.iot.web.ProblemResponses;
 /**
  * Two filter chains: the device API ({@code /api/v1/**}) authenticates by access token in the path, so Spring
  * Security lets it through untouched; everything else needs HTTP basic credentials
- * ({@code sample.admin.username}/{@code password}), except {@code /actuator/health} and {@code /actuator/info}.
+ * ({@code sample.admin.username}/{@code password}; a password generated and logged at start when none is set),
+ * except {@code /actuator/health} and {@code /actuator/info}.
  * Stateless, no CSRF (no browser session), 401 as a JSON problem detail.
  */
+@Slf4j
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfig {
 
@@ -95,10 +100,22 @@ public class SecurityConfig {
      */
     @Bean
     public UserDetailsService managementUsers(SampleProperties properties) {
-        // {noop}: a demo credential from configuration; hashing it on every request would only cost time
+        String password = properties.getAdmin().getPassword();
+        if (password == null || password.isBlank()) {
+            password = generatedPassword();
+            log.warn("\n\nUsing generated management password: {}\nfor user '{}' (set sample.admin.password to choose one)\n",
+                    password, properties.getAdmin().getUsername());
+        }
+        // {noop}: a credential from configuration or generated here; hashing it on every request would only cost time
         return new InMemoryUserDetailsManager(User.withUsername(properties.getAdmin().getUsername())
-                .password("{noop}" + properties.getAdmin().getPassword())
+                .password("{noop}" + password)
                 .roles("ADMIN")
                 .build());
+    }
+
+    private static String generatedPassword() {
+        byte[] random = new byte[18];
+        new SecureRandom().nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 }

@@ -1,17 +1,24 @@
 package io.tbactors.sample.iot.rule;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
 
+import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.tenant.DefaultTenant;
+import io.tbactors.sample.iot.web.ApiException;
+import io.tbactors.sample.iot.web.RequestBodies;
+import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Management API for rule chains. A {@code PUT} takes effect at once, without a restart.
@@ -22,6 +29,8 @@ import tools.jackson.databind.JsonNode;
 public class RuleChainController {
 
     private final RuleChainService ruleChainService;
+    private final JsonMapper jsonMapper;
+    private final SampleProperties properties;
 
     /**
      * A rule chain as the API shows it; {@code PUT} accepts the same document (id, root and version are ignored).
@@ -56,11 +65,20 @@ public class RuleChainController {
 
     /**
      * @param id the chain's id
-     * @param json the new chain: name (optional), firstNodeId (optional, default the first node), nodes, connections
+     * @param request its body is the new chain: name (optional), firstNodeId (optional, default the first node),
+     *                nodes, connections; at most {@code sample.rule-engine.max-chain-size}
      * @return the stored chain
+     * @throws IOException when reading the body fails
      */
     @PutMapping("/{id}")
-    public RuleChainView update(@PathVariable UUID id, @RequestBody JsonNode json) {
+    public RuleChainView update(@PathVariable UUID id, HttpServletRequest request) throws IOException {
+        byte[] body = RequestBodies.read(request, properties.getRuleEngine().getMaxChainSize(), "sample.rule-engine.max-chain-size");
+        JsonNode json;
+        try {
+            json = jsonMapper.readTree(body);
+        } catch (JacksonException e) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, RequestBodies.malformedJson(e));
+        }
         return view(ruleChainService.update(id, json));
     }
 

@@ -5,9 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
+import io.tbactors.sample.iot.telemetry.KvCodec;
+
 /**
- * A message travelling through a rule chain. Immutable: a node that changes it makes a copy, which keeps the
- * same id and tracker, so the copies routed to several nodes never see each other's changes.
+ * A message travelling through a rule chain. Immutable, its data too, at any depth (the device actor and
+ * {@link #withData} make it so): a node that changes it makes a copy, which keeps the same id and tracker, so the
+ * copies routed to several nodes never see each other's changes, and an expression cannot change it.
  *
  * @param id the message's id
  * @param type the message type, see {@link TbMsgType}
@@ -26,8 +29,7 @@ public record TbMsg(UUID id, String type, UUID tenantId, UUID originatorId, long
      * @return a copy with that data
      */
     public TbMsg withData(Map<String, Object> data) {
-        return new TbMsg(id, type, tenantId, originatorId, ts, Collections.unmodifiableMap(new LinkedHashMap<>(data)),
-                metadata, tracker);
+        return new TbMsg(id, type, tenantId, originatorId, ts, KvCodec.frozenValues(data), metadata, tracker);
     }
 
     /**

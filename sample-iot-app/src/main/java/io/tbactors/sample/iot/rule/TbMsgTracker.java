@@ -2,26 +2,33 @@ package io.tbactors.sample.iot.rule;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
 import io.tbactors.sample.iot.stats.IotStats;
 
 /**
  * Follows one message through a rule chain: a node whose output goes to several nodes forks it, a node whose
  * output goes nowhere ends a copy. When the last copy ends, the message counts as processed (or failed, when some
- * copy left on {@code Failure} with no connection for it). A message dropped by a stopping actor counts as lost,
- * once.
+ * copy left on {@code Failure} with no connection for it) and its callback hears so. A message dropped by a
+ * stopping actor counts as lost, once, and its callback hears that instead.
  */
 public final class TbMsgTracker {
 
     private final IotStats stats;
+    private final TbMsgCallback callback;
     private final AtomicInteger copies = new AtomicInteger(1);
-    private final AtomicBoolean failed = new AtomicBoolean();
+    private final AtomicReference<String> failure = new AtomicReference<>();
     private final AtomicBoolean finished = new AtomicBoolean();
 
-    /** @param stats where the outcome is counted */
-    public TbMsgTracker(IotStats stats) {
+    /**
+     * @param stats where the outcome is counted
+     * @param callback told the outcome once
+     */
+    public TbMsgTracker(IotStats stats, TbMsgCallback callback) {
         this.stats = stats;
+        this.callback = callback;
     }
 
     /**
@@ -31,17 +38,25 @@ public final class TbMsgTracker {
      */
     public void routed(int targets) {
         if (copies.addAndGet(targets - 1) == 0 && finished.compareAndSet(false, true)) {
-            if (failed.get()) {
-                stats.ruleEngineFailed();
-            } else {
+            String reason = failure.get();
+            if (reason == null) {
                 stats.ruleEngineProcessed();
+                callback.onSuccess();
+            } else {
+                stats.ruleEngineFailed();
+                callback.onFailure(new RuleChainFailureException(reason));
             }
         }
     }
 
-    /** Marks the message failed: a node failed and no {@code Failure} connection took the message on. */
-    public void markFailed() {
-        failed.set(true);
+    /**
+     * Marks the message failed: a node failed and no {@code Failure} connection took the message on. The first
+     * reason is kept.
+     *
+     * @param reason which node failed and why
+     */
+    public void markFailed(String reason) {
+        failure.compareAndSet(null, reason);
     }
 
     /**
@@ -52,6 +67,7 @@ public final class TbMsgTracker {
     public void lost(TbActorStopReason reason) {
         if (finished.compareAndSet(false, true)) {
             stats.ruleEngineLost(reason);
+            callback.onFailure(new MessageNotAcceptedException(reason));
         }
     }
 
@@ -62,6 +78,6 @@ public final class TbMsgTracker {
 
     /** @return whether some copy failed without a {@code Failure} route */
     public boolean isFailed() {
-        return failed.get();
+        return failure.get() != null;
     }
 }

@@ -1,5 +1,7 @@
 package io.tbactors.sample.iot.stats;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -17,19 +19,23 @@ import org.springframework.stereotype.Component;
 @Component
 public class IotStats implements MeterBinder {
 
+    private static final long LOST_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
     private final LongAdder deviceAccepted = new LongAdder();
     private final LongAdder deviceRejected = new LongAdder();
     private final LongAdder processed = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder lost = new LongAdder();
     private final LongAdder nodeFailures = new LongAdder();
+    private final LongAdder lostSinceReport = new LongAdder();
+    private final AtomicLong lastLostReportNanos = new AtomicLong(System.nanoTime() - LOST_REPORT_INTERVAL_NANOS);
 
-    /** A device message was accepted by its device actor (the request gets 200). */
+    /** A device message was taken into the rule engine by its device actor (the request gets 200 once stored). */
     public void deviceAccepted() {
         deviceAccepted.increment();
     }
 
-    /** A device message was refused: the actor system stopped or did not answer in time (the request gets 503). */
+    /** A device message was refused or failed: bounds, a full mailbox, a chain failure, a stop or the reply timeout. */
     public void deviceRejected() {
         deviceRejected.increment();
     }
@@ -45,13 +51,22 @@ public class IotStats implements MeterBinder {
     }
 
     /**
-     * A message in the rule engine was dropped by a stopping actor.
+     * A message in the rule engine was dropped by a stopping actor: counted, and logged at most once per 10 seconds
+     * with the count since the previous line.
      *
      * @param reason why the actor stopped
      */
     public void ruleEngineLost(TbActorStopReason reason) {
         lost.increment();
-        log.warn("A rule engine message was dropped: its actor stopped ({})", reason);
+        lostSinceReport.increment();
+        long now = System.nanoTime();
+        long last = lastLostReportNanos.get();
+        // one line per interval at most, with the count since the last line: a stop that drops a million messages
+        // writes a handful of lines, not a million
+        if (now - last >= LOST_REPORT_INTERVAL_NANOS && lastLostReportNanos.compareAndSet(last, now)) {
+            log.warn("{} rule engine message(s) dropped since the last report: their actor stopped (last reason {}); "
+                    + "{} dropped in all", lostSinceReport.sumThenReset(), reason, lost.sum());
+        }
     }
 
     /** A rule node threw while processing; the message went on along {@code Failure}. */

@@ -1,10 +1,11 @@
 package io.tbactors.sample.iot.telemetry;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
@@ -12,10 +13,12 @@ import io.tbactors.sample.iot.cluster.ClusterDevicePublisher;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.rule.RuleChainFailureException;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.ProblemResponses;
+import io.tbactors.sample.iot.web.RequestBodies;
 import io.tbactors.spring.ActorSystemContext;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
@@ -30,20 +33,24 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The device API, compatible with ThingsBoard's HTTP transport: a device posts with its access token in the path.
- * The reply comes once the device's actor has accepted the message (asynchronously: no servlet thread waits),
- * 429 (with Retry-After) when the device's bounded mailbox is full, or 503 when the actor system is shutting down or
- * does not accept it within the reply timeout.
+ * A 200 means stored: it comes once the tenant's root rule chain has finished with every reading of the request
+ * (asynchronously: no servlet thread waits). 429 (with Retry-After) when the device's or the tenant's readings in
+ * flight are at their bound, or the device's mailbox is full; 500 with the reason when the chain failed on a reading;
+ * 503 when the actor system is shutting down or the chain did not finish within the reply timeout.
  */
 @RestController
 @RequestMapping("/api/v1/{accessToken}")
 @RequiredArgsConstructor
 public class DeviceApiController {
 
+    private static final String MAX_PAYLOAD_PROPERTY = "sample.device-api.max-payload-size";
+
     private final DeviceService deviceService;
     private final DevicePayloadParser parser;
     private final ActorSystemContext actorSystemContext;
     private final SampleProperties properties;
     private final IotStats stats;
+    private final InFlightLimiter limiter;
     private ClusterDevicePublisher clusterPublisher;
 
     /** @param clusterPublisher with the {@code cluster} profile, sends device messages to the device's owner node */
@@ -55,7 +62,7 @@ public class DeviceApiController {
     /**
      * @param accessToken the device's token
      * @param request the request, whose body is read up to the size limit
-     * @return 200 once accepted
+     * @return 200 once stored
      * @throws IOException when reading the body fails
      */
     @PostMapping("/telemetry")
@@ -69,7 +76,7 @@ public class DeviceApiController {
     /**
      * @param accessToken the device's token
      * @param request the request, whose body is read up to the size limit
-     * @return 200 once accepted
+     * @return 200 once stored
      * @throws IOException when reading the body fails
      */
     @PostMapping("/attributes")
@@ -82,37 +89,42 @@ public class DeviceApiController {
 
     private Device authenticate(String accessToken, HttpServletRequest request) {
         // refuse an oversized body before anything else, without reading it
-        long declared = request.getContentLengthLong();
-        if (declared > maxPayloadBytes()) {
-            throw tooLarge();
-        }
+        RequestBodies.checkDeclaredLength(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
         return deviceService.findByAccessToken(accessToken)
                 .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "Unknown device access token"));
     }
 
     private byte[] readBody(HttpServletRequest request) throws IOException {
-        long max = maxPayloadBytes();
-        try (InputStream in = request.getInputStream()) {
-            byte[] body = in.readNBytes((int) max + 1);
-            if (body.length > max) {
-                throw tooLarge();
-            }
+        if (request.getAttribute(DeviceBodyReadFilter.BODY) instanceof byte[] body) {
             return body;
         }
+        return RequestBodies.read(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
     }
 
     private CompletableFuture<ResponseEntity<Object>> submit(Device device, String msgType, List<TsEntry> entries,
                                                              HttpServletRequest request) {
-        CompletableFuture<Void> accepted = new CompletableFuture<>();
         String path = request.getRequestURI();
+        int readings = entries.size();
+        if (readings > limiter.getPerDevice()) {
+            throw new ApiException(HttpStatus.CONTENT_TOO_LARGE, "The request carries " + readings + " readings; at most "
+                    + limiter.getPerDevice() + " fit in one request (sample.device-api.max-in-flight-per-device)");
+        }
+        String full = limiter.tryAcquire(device.tenantId(), device.id(), readings);
+        if (full != null) {
+            stats.deviceRejected();
+            return CompletableFuture.completedFuture(tooManyRequests("Too many readings in flight, slow down: " + full, path));
+        }
+        CompletableFuture<Void> processed = new CompletableFuture<>();
+        // the room is given back when the work is done, not when the client is answered (a timeout answers earlier)
+        processed.whenComplete((ok, failure) -> limiter.release(device.tenantId(), device.id(), readings));
         try {
-            DeviceDataMsg msg = new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, accepted);
+            DeviceDataMsg msg = new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, processed);
             if (clusterPublisher != null) {
                 clusterPublisher.publish(msg).whenComplete((ok, failure) -> {
                     if (failure == null) {
-                        accepted.complete(null);
+                        processed.complete(null);
                     } else {
-                        accepted.completeExceptionally(failure);
+                        processed.completeExceptionally(failure);
                     }
                 });
             } else {
@@ -120,42 +132,50 @@ public class DeviceApiController {
             }
         } catch (IllegalStateException notStartedYet) {
             // the web server starts a moment before the root actor exists
+            processed.completeExceptionally(notStartedYet);
             stats.deviceRejected();
             return CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE,
                     "The message was not accepted, send it again later: the actors are starting", path));
         }
         long timeoutMs = properties.getDeviceApi().getReplyTimeout().toMillis();
-        return accepted.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((ok, failure) -> {
+        return processed.copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((ok, failure) -> {
             if (failure == null) {
                 return ResponseEntity.ok().build();
             }
             stats.deviceRejected();
-            if (isMailboxFull(failure)) {
-                ResponseEntity<Object> busy = ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS,
-                        "The device sends faster than it is processed, slow down: " + ProblemResponses.rootMessage(failure), path);
-                return ResponseEntity.status(busy.getStatusCode()).headers(busy.getHeaders()).header(HttpHeaders.RETRY_AFTER, "1")
-                        .body(busy.getBody());
-            }
-            return ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE,
-                    "The message was not accepted, send it again later: " + ProblemResponses.rootMessage(failure), path);
+            return failureResponse(failure, path);
         });
     }
 
-    private static boolean isMailboxFull(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof MessageNotAcceptedException notAccepted) {
-                return notAccepted.isMailboxFull();
-            }
+    private ResponseEntity<Object> failureResponse(Throwable failure, String path) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof RuleChainFailureException chainFailed) {
+            return ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
+                    "The root rule chain failed on the message, so it is not (fully) stored: " + chainFailed.getMessage(), path);
         }
-        return false;
+        if (cause instanceof MessageNotAcceptedException notAccepted && notAccepted.isMailboxFull()) {
+            return tooManyRequests("The device sends faster than it is processed, slow down: " + notAccepted.getMessage(), path);
+        }
+        if (cause instanceof TimeoutException) {
+            return ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, "The message was not stored within "
+                    + properties.getDeviceApi().getReplyTimeout().toMillis() + " ms (sample.device-api.reply-timeout); "
+                    + "it may still be stored", path);
+        }
+        return ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE,
+                "The message was not processed, send it again later: " + ProblemResponses.rootMessage(failure), path);
     }
 
-    private long maxPayloadBytes() {
-        return properties.getDeviceApi().getMaxPayloadSize().toBytes();
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
-    private ApiException tooLarge() {
-        return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Request body is larger than the limit of "
-                + properties.getDeviceApi().getMaxPayloadSize().toKilobytes() + " KB (sample.device-api.max-payload-size)");
+    private static ResponseEntity<Object> tooManyRequests(String detail, String path) {
+        ResponseEntity<Object> busy = ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS, detail, path);
+        return ResponseEntity.status(busy.getStatusCode()).headers(busy.getHeaders()).header(HttpHeaders.RETRY_AFTER, "1")
+                .body(busy.getBody());
     }
 }

@@ -1,24 +1,29 @@
 package io.tbactors.sample.iot.telemetry;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.web.ApiException;
+import io.tbactors.sample.iot.web.LogText;
+import io.tbactors.sample.iot.web.RequestBodies;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the device API's bodies in ThingsBoard's shapes: telemetry as {@code {"k": v}}, {@code {"ts": ms,
  * "values": {...}}} or an array of those; attributes as {@code {"k": v}}. Values may be numbers, booleans,
- * strings, JSON objects or arrays. Anything else is a 400 whose message says what and where.
+ * strings, JSON objects or arrays (kept unmodifiable, so no rule node can change them). Anything else is a 400
+ * whose message says what and where: non-finite numbers, times outside the accepted window, blank, over-long keys
+ * or keys with control characters among them.
  */
 @Component
 public class DevicePayloadParser {
@@ -27,10 +32,15 @@ public class DevicePayloadParser {
     public static final int MAX_KEY_LENGTH = 255;
 
     private final JsonMapper jsonMapper;
+    private final SampleProperties.DeviceApi settings;
 
-    /** @param jsonMapper parses the bodies */
-    public DevicePayloadParser(JsonMapper jsonMapper) {
+    /**
+     * @param jsonMapper parses the bodies
+     * @param properties the window of accepted reading times
+     */
+    public DevicePayloadParser(JsonMapper jsonMapper, SampleProperties properties) {
         this.jsonMapper = jsonMapper;
+        this.settings = properties.getDeviceApi();
     }
 
     /**
@@ -68,6 +78,7 @@ public class DevicePayloadParser {
             if (!ts.isIntegralNumber() || !ts.canConvertToLong() || ts.longValue() < 0) {
                 throw badRequest(where(path, "ts") + " must be a non-negative integer of epoch milliseconds, got " + ts);
             }
+            checkTimeWindow(ts.longValue(), where(path, "ts"));
             return new TsEntry(ts.longValue(), parseValues(node.get("values"), join(path, "values")));
         }
         return new TsEntry(null, parseValues(node, path));
@@ -85,7 +96,13 @@ public class DevicePayloadParser {
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             String key = field.getKey();
             if (key.isBlank() || key.length() > MAX_KEY_LENGTH) {
-                throw badRequest(where(path, key) + ": keys must be 1 to " + MAX_KEY_LENGTH + " characters and not blank");
+                throw badRequest(where(path, LogText.escape(key.length() > 40 ? key.substring(0, 40) + "..." : key))
+                        + ": keys must be 1 to " + MAX_KEY_LENGTH + " characters and not blank, got " + key.length());
+            }
+            int control = firstControlCharacter(key);
+            if (control >= 0) {
+                throw badRequest(where(path, LogText.escape(key)) + ": keys must not contain control characters, found "
+                        + String.format("U+%04X", (int) key.charAt(control)) + " at index " + control);
             }
             values.put(key, toValue(field.getValue(), where(path, key)));
         }
@@ -100,15 +117,60 @@ public class DevicePayloadParser {
             return value.longValue();
         }
         if (value.isNumber()) {
+            checkFinite(value, path);
             return value.doubleValue();
         }
         if (value.isString()) {
             return value.stringValue();
         }
         if (value.isObject() || value.isArray()) {
-            return jsonMapper.treeToValue(value, Object.class);
+            checkNumbersInside(value, path);
+            return KvCodec.frozen(jsonMapper.treeToValue(value, Object.class));
         }
         throw badRequest(path + " must be a number, boolean, string or JSON object, got " + value.getNodeType().name().toLowerCase());
+    }
+
+    private static void checkNumbersInside(JsonNode value, String path) {
+        if (value.isNumber()) {
+            checkFinite(value, path);
+        } else if (value.isArray()) {
+            for (int i = 0; i < value.size(); i++) {
+                checkNumbersInside(value.get(i), path + "[" + i + "]");
+            }
+        } else if (value.isObject()) {
+            for (Map.Entry<String, JsonNode> field : value.properties()) {
+                checkNumbersInside(field.getValue(), where(path, LogText.escape(field.getKey())));
+            }
+        }
+    }
+
+    private static void checkFinite(JsonNode number, String path) {
+        if (!(number.isIntegralNumber() && number.canConvertToLong()) && !Double.isFinite(number.doubleValue())) {
+            throw badRequest(path + " must be a finite number, at most " + Double.MAX_VALUE + " in magnitude");
+        }
+    }
+
+    private void checkTimeWindow(long ts, String path) {
+        long now = System.currentTimeMillis();
+        long maxAhead = settings.getMaxTsAhead().toMillis();
+        if (ts > now + maxAhead) {
+            throw badRequest(path + " is " + ts + ", more than " + settings.getMaxTsAhead() + " ahead of the server's clock ("
+                    + now + "); allowed: up to sample.device-api.max-ts-ahead ahead");
+        }
+        Duration maxAge = settings.getMaxTsAge();
+        if (maxAge != null && ts < now - maxAge.toMillis()) {
+            throw badRequest(path + " is " + ts + ", more than " + maxAge + " before the server's clock (" + now
+                    + "); allowed: at most sample.device-api.max-ts-age old");
+        }
+    }
+
+    private static int firstControlCharacter(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            if (Character.isISOControl(key.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private JsonNode readTree(byte[] body) {
@@ -122,9 +184,7 @@ public class DevicePayloadParser {
             }
             return root;
         } catch (JacksonException e) {
-            TokenStreamLocation location = e.getLocation();
-            String at = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-            throw badRequest("Malformed JSON" + at + ": " + e.getOriginalMessage());
+            throw badRequest(RequestBodies.malformedJson(e));
         }
     }
 

@@ -5,6 +5,9 @@ import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,6 +49,37 @@ public class KvCodec {
             return String.valueOf(c);
         }
         return value;
+    }
+
+    /**
+     * Makes a value deeply unmodifiable, so that a rule expression calling {@code put} or {@code add} on a map or
+     * list of a message fails instead of changing what other nodes and branches see.
+     *
+     * @param value a value from JSON or from an expression
+     * @return the value; maps and lists (at any depth) as unmodifiable copies, in their order
+     */
+    public static Object frozen(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> copy = new LinkedHashMap<>();
+            map.forEach((key, item) -> copy.put(key, frozen(item)));
+            return Collections.unmodifiableMap(copy);
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            list.forEach(item -> copy.add(frozen(item)));
+            return Collections.unmodifiableList(copy);
+        }
+        return value;
+    }
+
+    /**
+     * @param values key to value
+     * @return an unmodifiable copy in the same order, its values {@link #frozen}
+     */
+    public static Map<String, Object> frozenValues(Map<String, Object> values) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        values.forEach((key, value) -> copy.put(key, frozen(value)));
+        return Collections.unmodifiableMap(copy);
     }
 
     /**

@@ -17,9 +17,9 @@ import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.util.DisconnectedClientHelper;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 
 /**
  * Turns every failure into a JSON problem detail with a message that says what is wrong: Spring MVC's own
@@ -79,9 +79,7 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
         String detail = "Request body is missing or empty";
         Throwable cause = ex.getMostSpecificCause();
         if (cause instanceof JacksonException json) {
-            TokenStreamLocation location = json.getLocation();
-            detail = "Malformed JSON" + (location == null ? "" : " at line " + location.getLineNr() + ", column "
-                    + location.getColumnNr()) + ": " + json.getOriginalMessage();
+            detail = RequestBodies.malformedJson(json);
         }
         ProblemDetail body = createProblemDetail(ex, status, detail, null, null, request);
         return handleExceptionInternal(ex, body, headers, status, request);
@@ -101,11 +99,19 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
     /**
      * @param e anything else
      * @param request the request
-     * @return 500, with the details in the log only
+     * @return 500, with the details in the log only; nothing when the client has gone (it cannot be answered)
      */
     @ExceptionHandler(Exception.class)
     public ResponseEntity<Object> handleUnexpected(Exception e, HttpServletRequest request) {
-        log.error("Unexpected failure of {} {}", request.getMethod(), request.getRequestURI(), e);
+        if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
+            // a client that hangs up is expected traffic, not a server failure
+            if (log.isDebugEnabled()) {
+                log.debug("Client went away during {} {}: {}", request.getMethod(), LogText.escape(request.getRequestURI()),
+                        e.toString());
+            }
+            return null;
+        }
+        log.error("Unexpected failure of {} {}", request.getMethod(), LogText.escape(request.getRequestURI()), e);
         return ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected server error; see the server log",
                 request.getRequestURI());
     }

@@ -7,9 +7,11 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorRef;
@@ -28,16 +31,19 @@ import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.rule.RuleChain;
+import io.tbactors.sample.iot.rule.RuleChainFailureException;
 import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.rule.RuleChainValidator;
 import io.tbactors.sample.iot.rule.RuleTestSupport;
 import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.rule.TbMsgCallback;
 import io.tbactors.sample.iot.rule.TbMsgTracker;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
  * The rule engine on a real actor system: a chain actor, its node actors, storage mocked.
@@ -102,6 +108,32 @@ class RuleChainActorTest {
         await().atMost(WAIT).until(() -> msg.tracker().isFinished());
         assertThat(msg.tracker().isFailed()).isTrue();
         assertThat(stats.getFailed()).isEqualTo(1);
+    }
+
+    @Test
+    void aStorageFailureReachesTheSenderWithTheDatabasesReasonButNotTheSql() {
+        start(1, "{'nodes': [{'id': 'save', 'type': 'save-timeseries'}]}");
+        doThrow(new DataAccessResourceFailureException("PreparedStatementCallback; SQL [INSERT INTO ts_kv (device_id) VALUES (?)]; "
+                + "Database is already closed", new SQLException("Database is already closed [90121-240]")))
+                .when(mocks.timeseriesDao()).save(any(), anyLong(), any());
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+
+        send(Map.of("t", 1L), new TbMsgCallback() {
+            @Override
+            public void onSuccess() {
+            }
+
+            @Override
+            public void onFailure(RuntimeException e) {
+                failure.set(e);
+            }
+        });
+
+        await().atMost(WAIT).until(() -> failure.get() != null);
+        assertThat(failure.get()).isInstanceOf(RuleChainFailureException.class)
+                .hasMessageContaining("rule node 'save' failed: DataAccessResourceFailureException")
+                .hasMessageContaining("Database is already closed")
+                .hasMessageNotContaining("INSERT");
     }
 
     @Test
@@ -178,8 +210,12 @@ class RuleChainActorTest {
     }
 
     private TbMsg send(Map<String, Object> data) {
+        return send(data, TbMsgCallback.NONE);
+    }
+
+    private TbMsg send(Map<String, Object> data, TbMsgCallback callback) {
         TbMsg msg = new TbMsg(UUID.randomUUID(), TbMsgType.POST_TELEMETRY_REQUEST, TENANT, DEVICE, 1000,
-                new LinkedHashMap<>(data), Map.of(), new TbMsgTracker(stats));
+                new LinkedHashMap<>(data), Map.of(), new TbMsgTracker(stats, callback));
         chainActor.tell(new ToRuleEngineMsg(msg));
         return msg;
     }

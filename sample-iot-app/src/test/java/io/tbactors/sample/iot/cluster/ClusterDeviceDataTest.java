@@ -42,7 +42,7 @@ class ClusterDeviceDataTest {
         assertThat(received.msgType()).isEqualTo(posted.msgType());
         assertThat(received.entries()).isEqualTo(posted.entries());
         assertThat(received.entries().get(0).values().get("temperature")).isInstanceOf(Long.class);
-        received.accepted().complete(null);
+        received.processed().complete(null);
         assertThat(processed).hasValue(1);
         assertThat(notProcessed).hasValue(0);
     }
@@ -54,7 +54,7 @@ class ClusterDeviceDataTest {
         TbEntityMsg envelope = TbEntityMsg.of("DEVICE", data.deviceId(), data, () -> { }, notProcessed::incrementAndGet);
 
         DeviceDataMsg received = (DeviceDataMsg) ClusterDeviceData.unwrap(envelope);
-        received.accepted().completeExceptionally(new IllegalStateException("mailbox full"));
+        received.processed().completeExceptionally(new IllegalStateException("mailbox full"));
 
         assertThat(notProcessed).hasValue(1);
     }

@@ -3,6 +3,7 @@ package io.tbactors.sample.iot.e2e;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +32,8 @@ final class ApiClient {
         this.base = "http://localhost:" + port;
     }
 
-    /** A response: status and body (parsed when it is JSON). */
-    record Response(int status, String body) {
+    /** A response: status, headers and body (parsed when it is JSON). */
+    record Response(int status, HttpHeaders headers, String body) {
 
         JsonNode json() {
             return JSON.readTree(body);
@@ -100,7 +101,7 @@ final class ApiClient {
         }
         try {
             HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.body());
+            return new Response(response.statusCode(), response.headers(), response.body());
         } catch (IOException e) {
             throw new IllegalStateException("request failed", e);
         } catch (InterruptedException e) {

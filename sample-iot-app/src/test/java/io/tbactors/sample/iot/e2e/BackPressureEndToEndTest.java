@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.tbactors.core.DefaultTbActorSystem;
@@ -33,17 +32,7 @@ class BackPressureEndToEndTest extends EndToEndTest {
         assertThat(api.postAsDevice(device.token(), "telemetry", "{\"seq\": 0}").status()).isEqualTo(200);
 
         // hold the device dispatcher's only thread, so the device actor cannot take its readings
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch held = new CountDownLatch(1);
-        actorSystem.getDispatcher("device").orElseThrow().getExecutor().execute(() -> {
-            held.countDown();
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+        HeldDispatcher held = HeldDispatcher.hold(actorSystem, "device");
 
         CompletableFuture<ApiClient.Response> first = CompletableFuture.supplyAsync(
                 () -> api.postAsDevice(device.token(), "telemetry", "{\"seq\": 1}"));
@@ -56,7 +45,7 @@ class BackPressureEndToEndTest extends EndToEndTest {
         assertThat(refused.status()).isEqualTo(429);
         assertThat(refused.json().get("detail").stringValue()).contains("mailbox is full");
 
-        release.countDown();
+        held.close();
         assertThat(first.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
         assertThat(second.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {

@@ -82,7 +82,13 @@ class GracefulShutdownEndToEndTest {
         assertThat(checked).isGreaterThanOrEqualTo(400);
     }
 
-    private static Set<Long> storedSeqs(Connection connection, UUID deviceId) throws Exception {
+    /**
+     * @param connection the database
+     * @param deviceId a device
+     * @return the values of its readings of key {@code seq}
+     * @throws Exception when the query fails
+     */
+    static Set<Long> storedSeqs(Connection connection, UUID deviceId) throws Exception {
         Set<Long> seqs = new HashSet<>();
         try (PreparedStatement statement = connection.prepareStatement("SELECT long_v FROM ts_kv WHERE device_id = ? AND ts_key = 'seq'")) {
             statement.setObject(1, deviceId);

@@ -62,8 +62,7 @@ class RuleChainEndToEndTest extends EndToEndTest {
     @Test
     void anInvalidChainIsRejectedWithMessagesThatSayWhereAndTheStoredChainStays() {
         ObjectNode chain = (ObjectNode) original.deepCopy();
-        ObjectNode alarmNode = (ObjectNode) chain.get("nodes").valueStream()
-                .filter(n -> n.get("type").stringValue().equals("create-alarm")).findFirst().orElseThrow();
+        ObjectNode alarmNode = alarmNode(chain);
         ((ObjectNode) alarmNode.get("configuration")).put("condition", "data.temperature >");
         ((ObjectNode) chain.get("nodes").get(0)).put("type", "no-such-type");
         ((ArrayNode) chain.get("connections")).addObject().put("from", "message-type").put("to", "nowhere").put("relation", "Success");
@@ -102,9 +101,60 @@ class RuleChainEndToEndTest extends EndToEndTest {
     }
 
     @Test
+    void aChainWhoseExpressionReachesForATypeIsRejectedAtPutNamingTheNodeAndTheReason() {
+        ObjectNode chain = (ObjectNode) original.deepCopy();
+        ObjectNode alarmNode = alarmNode(chain);
+        ((ObjectNode) alarmNode.get("configuration")).put("condition", "T(java.lang.System).exit(1) == null");
+
+        ApiClient.Response response = api.put("/api/rule-chains/" + rootChainId, chain.toString());
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().get("errors").get(0).stringValue())
+                .startsWith("nodes[" + indexOf(chain, alarmNode.get("id").stringValue()) + "].configuration.condition: ")
+                .contains("a type reference T(java.lang.System)", "not allowed");
+    }
+
+    @Test
+    void aChainLargerThanTheLimitGets413NamingTheProperty() {
+        ObjectNode chain = (ObjectNode) original.deepCopy();
+        chain.put("name", "x".repeat(300 * 1024));
+
+        ApiClient.Response response = api.put("/api/rule-chains/" + rootChainId, chain.toString());
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(response.json().get("detail").stringValue()).contains("256 KB", "sample.rule-engine.max-chain-size");
+    }
+
+    @Test
+    void anExpressionCannotChangeTheMessageItReads() {
+        ObjectNode chain = JsonNodeFactory.instance.objectNode();
+        ArrayNode nodes = chain.putArray("nodes");
+        ObjectNode mutate = nodes.addObject().put("id", "mutate").put("type", "transform");
+        mutate.putObject("configuration").putObject("set").put("previous", "data.loc.put('lat', 0)");
+        nodes.addObject().put("id", "save").put("type", "save-timeseries");
+        ArrayNode connections = chain.putArray("connections");
+        connections.addObject().put("from", "mutate").put("to", "save").put("relation", "Success");
+        connections.addObject().put("from", "mutate").put("to", "save").put("relation", "Failure");
+        assertThat(api.put("/api/rule-chains/" + rootChainId, chain.toString()).status()).isEqualTo(200);
+        ApiClient.Device device = newDevice();
+
+        ApiClient.Response posted = api.postAsDevice(device.token(), "telemetry", "{\"loc\": {\"lat\": 5}}");
+
+        assertThat(posted.status()).isEqualTo(200);
+        JsonNode latest = api.get(TelemetryEndToEndTest.latestPath(device)).json();
+        assertThat(latest.has("previous")).as("the put failed, so the transform did not set its key").isFalse();
+        assertThat(latest.get("loc").get("value").get("lat").intValue()).isEqualTo(5);
+    }
+
+    @Test
     void anUnknownChainIsNotFound() {
         assertThat(api.get("/api/rule-chains/" + UUID.randomUUID()).status()).isEqualTo(404);
         assertThat(api.put("/api/rule-chains/" + UUID.randomUUID(), original.toString()).status()).isEqualTo(404);
+    }
+
+    private static ObjectNode alarmNode(JsonNode chain) {
+        return (ObjectNode) chain.get("nodes").valueStream()
+                .filter(n -> n.get("type").stringValue().equals("create-alarm")).findFirst().orElseThrow();
     }
 
     private static int indexOf(JsonNode chain, String nodeId) {

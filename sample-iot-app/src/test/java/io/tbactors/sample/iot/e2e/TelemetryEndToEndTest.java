@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.Collections;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -116,6 +117,20 @@ class TelemetryEndToEndTest extends EndToEndTest {
                 .isEqualTo(401);
         await().atMost(WAIT).until(() -> api.get("/actuator/actors/DEVICE%7C" + device.id()).status() == 404);
         assertThat(api.delete("/api/devices/" + device.id()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void aFullBodyOf8000ReadingsIsAnswered200OnlyWhenAllAreStored() {
+        ApiClient.Device device = newDevice();
+        // the densest telemetry there is: 8 bytes a reading, each stamped by the server with its own time
+        String json = "[" + String.join(",", Collections.nCopies(8000, "{\"n\":1}")) + "]";
+        assertThat(json.length()).as("fits the 64 KB limit").isLessThanOrEqualTo(64 * 1024);
+
+        ApiClient.Response response = api.postAsDevice(device.token(), "telemetry", json);
+
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode history = api.get(historyPath(device) + "?keys=n&limit=10000").json();
+        assertThat(history.get("n")).hasSize(8000);
     }
 
     static String latestPath(ApiClient.Device device) {

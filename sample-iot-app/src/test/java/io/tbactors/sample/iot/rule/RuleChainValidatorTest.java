@@ -41,6 +41,28 @@ class RuleChainValidatorTest {
     }
 
     @Test
+    void expressionsThatReachForTypesConstructorsVariablesOrAssignmentsAreRefusedNamingTheNodeAndTheReason() {
+        RuleChainValidationException e = catchThrowableOfType(RuleChainValidationException.class, () -> validator.parse(json("""
+                {'nodes': [
+                   {'id': 'a', 'type': 'filter', 'configuration': {'condition': 'T(java.lang.Runtime).getRuntime() != null'}},
+                   {'id': 'b', 'type': 'transform', 'configuration': {'set': {'x': 'new java.util.ArrayList().size()'}}},
+                   {'id': 'c', 'type': 'log', 'configuration': {'message': '#systemProperties'}},
+                   {'id': 'd', 'type': 'filter', 'configuration': {'condition': '(data.t = 5) > 1'}},
+                   {'id': 'e', 'type': 'filter', 'configuration': {'condition': '@bean != null'}},
+                   {'id': 'ok', 'type': 'filter', 'configuration': {'condition': 'data.name?.isEmpty() == false && #root != null'}}
+                 ]}
+                """), "x"));
+
+        assertThat(e.getErrors()).hasSize(5);
+        assertThat(e.getErrors().get(0)).startsWith("nodes[0].configuration.condition: SpEL expression")
+                .contains("uses a type reference T(java.lang.Runtime)", "not allowed");
+        assertThat(e.getErrors().get(1)).startsWith("nodes[1].configuration.set.x: ").contains("a constructor call");
+        assertThat(e.getErrors().get(2)).startsWith("nodes[2].configuration.message: ").contains("a variable #systemProperties");
+        assertThat(e.getErrors().get(3)).startsWith("nodes[3].configuration.condition: ").contains("an assignment");
+        assertThat(e.getErrors().get(4)).startsWith("nodes[4].configuration.condition: ").contains("a bean reference");
+    }
+
+    @Test
     void everyErrorIsReportedWithItsLocation() {
         RuleChainValidationException e = catchThrowableOfType(RuleChainValidationException.class, () -> validator.parse(json("""
                 {'firstNodeId': 'zz',

@@ -25,8 +25,11 @@ import io.tbactors.sample.iot.rule.node.RuleNodeException;
 import io.tbactors.sample.iot.rule.node.RuleNodeResult;
 import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.Test;
-import org.springframework.expression.EvaluationException;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RuleNodesTest {
 
     private final RuleTestSupport.Mocks mocks = RuleTestSupport.mocks();
@@ -59,9 +62,29 @@ class RuleNodesTest {
 
     @Test
     void expressionsCannotReachTypesOrConstructors() {
-        RuleNode filter = node("filter", Map.of("condition", "T(java.lang.System).exit(1) == null"));
+        assertThatThrownBy(() -> node("filter", Map.of("condition", "T(java.lang.System).exit(1) == null")))
+                .isInstanceOf(RuleChainValidationException.class)
+                .hasMessageContaining("node 'n1'.configuration.condition")
+                .hasMessageContaining("a type reference T(java.lang.System)");
+    }
 
-        assertThatThrownBy(() -> filter.onMsg(telemetry(Map.of()))).isInstanceOf(EvaluationException.class);
+    @Test
+    void anExpressionCannotChangeTheMessagesData() {
+        RuleNode transform = node("transform", Map.of("set", Map.of("x", "data.loc.put('lat', 0)")));
+        TbMsg msg = telemetry(Map.of()).withData(Map.of("loc", new java.util.HashMap<>(Map.of("lat", 5L))));
+
+        assertThatThrownBy(() -> transform.onMsg(msg)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(msg.data()).isEqualTo(Map.of("loc", Map.of("lat", 5L)));
+    }
+
+    @Test
+    void aLogNodeEscapesControlCharactersSoDeviceDataCannotForgeLogLines(CapturedOutput output) throws Exception {
+        RuleNode log = node("log", Map.of("message", "'name: ' + data.name"));
+
+        log.onMsg(telemetry(Map.of("name", "pump\n2026-01-01 ERROR forged line\u0007")));
+
+        assertThat(output.getOut()).contains("name: pump\\n2026-01-01 ERROR forged line\\u0007")
+                .doesNotContain("\n2026-01-01 ERROR forged");
     }
 
     @Test

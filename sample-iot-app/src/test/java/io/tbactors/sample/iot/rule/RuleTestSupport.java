@@ -53,7 +53,7 @@ public final class RuleTestSupport {
      */
     public static TbMsg msg(IotStats stats, String type, Map<String, Object> data) {
         return new TbMsg(UUID.randomUUID(), type, UUID.randomUUID(), UUID.randomUUID(), 1000, new LinkedHashMap<>(data),
-                Map.of("deviceName", "d1"), new TbMsgTracker(stats));
+                Map.of("deviceName", "d1"), new TbMsgTracker(stats, TbMsgCallback.NONE));
     }
 
     /**

@@ -11,12 +11,15 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.rule.RuleChainFailureException;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.spring.ActorSystemContext;
 import org.junit.jupiter.api.Test;
@@ -37,8 +40,9 @@ class DeviceApiControllerTest {
     private final ActorSystemContext actorSystemContext = mock(ActorSystemContext.class);
     private final SampleProperties properties = new SampleProperties();
     private final IotStats stats = new IotStats();
+    private final InFlightLimiter limiter = new InFlightLimiter(properties);
     private final DeviceApiController controller = new DeviceApiController(deviceService,
-            new DevicePayloadParser(JsonMapper.builder().build()), actorSystemContext, properties, stats);
+            new DevicePayloadParser(JsonMapper.builder().build(), properties), actorSystemContext, properties, stats, limiter);
 
     DeviceApiControllerTest() {
         when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
@@ -80,7 +84,40 @@ class DeviceApiControllerTest {
         ResponseEntity<Object> response = controller.postAttributes("token", request()).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
-        assertThat(((ProblemDetail) response.getBody()).getDetail()).endsWith("the actor system did not accept it in time");
+        assertThat(((ProblemDetail) response.getBody()).getDetail())
+                .contains("not stored within 50 ms (sample.device-api.reply-timeout)");
+    }
+
+    @Test
+    void theRoomOfAnsweredReadingsIsGivenBackOnlyWhenTheChainIsDoneWithThem() throws Exception {
+        properties.getDeviceApi().setReplyTimeout(Duration.ofMillis(50));
+        AtomicReference<DeviceDataMsg> told = new AtomicReference<>();
+        Mockito.doAnswer(call -> {
+            told.set(call.getArgument(0, DeviceDataMsg.class));
+            return null;
+        }).when(actorSystemContext).tell(any());
+
+        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(limiter.getInFlightReadings()).as("answered by the timeout, still in the rule engine").isEqualTo(1);
+        told.get().processed().complete(null);
+        assertThat(limiter.getInFlightReadings()).isZero();
+    }
+
+    @Test
+    void aChainFailureAnswers500WithItsReason() throws Exception {
+        Mockito.doAnswer(call -> {
+            call.getArgument(0, DeviceDataMsg.class).processed()
+                    .completeExceptionally(new RuleChainFailureException("rule node 'save' failed: disk full"));
+            return null;
+        }).when(actorSystemContext).tell(any());
+
+        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(500);
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("rule node 'save' failed: disk full");
+        assertThat(limiter.getInFlightReadings()).isZero();
     }
 
     @Test

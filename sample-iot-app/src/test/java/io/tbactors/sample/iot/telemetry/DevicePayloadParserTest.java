@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.web.ApiException;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
@@ -14,7 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 class DevicePayloadParserTest {
 
-    private final DevicePayloadParser parser = new DevicePayloadParser(JsonMapper.builder().build());
+    private final SampleProperties properties = new SampleProperties();
+    private final DevicePayloadParser parser = new DevicePayloadParser(JsonMapper.builder().build(), properties);
 
     @Test
     void keyValuePairsBecomeOneEntryWithoutATimeAndTypedValues() {
@@ -48,6 +51,51 @@ class DevicePayloadParserTest {
         assertBadRequest("{\"ts\": -1, \"values\": {\"a\": 1}}", "'ts' must be a non-negative integer");
         assertBadRequest("{\"ts\": 1, \"values\": 5}", "values must be a JSON object");
         assertBadRequest("{\" \": 1}", "' ': keys must be 1 to 255 characters");
+    }
+
+    @Test
+    void aNumberBeyondADoublesRangeIsRefusedRatherThanStoredAsInfinity() {
+        assertBadRequest("{\"t\": 1e400}", "'t' must be a finite number");
+        assertBadRequest("{\"t\": -1e400}", "'t' must be a finite number");
+        assertBadRequest("{\"o\": {\"deep\": [1, 1e400]}}", "'o'.'deep'[1] must be a finite number");
+    }
+
+    @Test
+    void aTimeTooFarAheadIsRefusedNamingTheWindow() {
+        assertBadRequest("{\"ts\": 9223372036854775807, \"values\": {\"a\": 1}}", "'ts' is 9223372036854775807, more than PT24H ahead");
+        long inTwoDays = System.currentTimeMillis() + Duration.ofDays(2).toMillis();
+        assertBadRequest("[{\"ts\": " + inTwoDays + ", \"values\": {\"a\": 1}}]", "[0].'ts' is " + inTwoDays);
+        long inAnHour = System.currentTimeMillis() + Duration.ofHours(1).toMillis();
+        assertThat(parser.parseTelemetry(bytes("{\"ts\": " + inAnHour + ", \"values\": {\"a\": 1}}")).get(0).ts()).isEqualTo(inAnHour);
+    }
+
+    @Test
+    void aTimeOlderThanTheConfiguredAgeIsRefusedAndWithoutOneAnyPastTimeIsAccepted() {
+        assertThat(parser.parseTelemetry(bytes("{\"ts\": 1, \"values\": {\"a\": 1}}")).get(0).ts()).isEqualTo(1L);
+        properties.getDeviceApi().setMaxTsAge(Duration.ofDays(365));
+
+        assertBadRequest("{\"ts\": 1, \"values\": {\"a\": 1}}", "'ts' is 1, more than PT8760H before the server's clock");
+    }
+
+    @Test
+    void keysWithControlCharactersAreRefusedShowingTheCharacterEscaped() {
+        assertBadRequest("{\"a\\u0000b\": 1}", "'a\\u0000b': keys must not contain control characters, found U+0000 at index 1");
+        assertBadRequest("{\"line\\nbreak\": 1}", "'line\\nbreak': keys must not contain control characters");
+    }
+
+    @Test
+    void anOverLongKeyIsRefusedWithItsLengthAndTheLimit() {
+        assertBadRequest("{\"" + "k".repeat(256) + "\": 1}", "'" + "k".repeat(40) + "...': keys must be 1 to 255 characters");
+    }
+
+    @Test
+    void objectAndArrayValuesCannotBeChanged() {
+        Map<String, Object> values = parser.parseAttributes(bytes("{\"o\": {\"list\": [1, {\"x\": 2}]}}"));
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> object = (Map<String, Object>) values.get("o");
+        assertThatThrownBy(() -> object.put("y", 1)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> ((List<?>) object.get("list")).clear()).isInstanceOf(UnsupportedOperationException.class);
     }
 
     private void assertBadRequest(String body, String messageStart) {

@@ -1,12 +1,13 @@
 package io.tbactors.sample.iot.rule.node;
 
 import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.sample.iot.web.LogText;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.expression.Expression;
 
 /**
  * {@code log}: logs the message at INFO (the text of {@code message}, a SpEL expression, when given; otherwise the
- * type, data and metadata) and leaves on {@code Success}.
+ * type, data and metadata), control characters escaped, and leaves on {@code Success}.
  */
 @Slf4j
 public final class LogNode implements RuleNode {
@@ -28,7 +29,8 @@ public final class LogNode implements RuleNode {
         if (log.isInfoEnabled()) {
             Object text = message == null ? msg.type() + " data=" + msg.data() + " metadata=" + msg.metadata()
                     : MsgExpressions.evaluate(message, msg);
-            log.info("[{}] {}", name, text);
+            // device data in a log line: escaped, so a value with a line break cannot forge further lines
+            log.info("[{}] {}", LogText.escape(name), LogText.escape(String.valueOf(text)));
         }
         return RuleNodeResult.of(msg, Relations.SUCCESS);
     }

@@ -8,6 +8,14 @@ import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionParser;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.Assign;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.ConstructorReference;
+import org.springframework.expression.spel.ast.FunctionReference;
+import org.springframework.expression.spel.ast.TypeReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
@@ -16,7 +24,9 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
  * {@code ts} and {@code originator}; map entries read as properties ({@code data.temperature}) or by index
  * ({@code data['temperature']}), a missing key reads as null. The evaluation context is the restricted
  * {@link SimpleEvaluationContext}: no type references, constructors or bean references, so a rule chain cannot
- * reach into the JVM; only methods of the values themselves, e.g. {@code data.name.startsWith('x')}.
+ * reach into the JVM; only methods of the values themselves, e.g. {@code data.name.startsWith('x')}. Such
+ * constructs, variables and assignments are refused when the chain is validated, naming the node, rather than
+ * failing on every message. The message's maps and lists are unmodifiable, so a method such as {@code put} fails.
  */
 public final class MsgExpressions {
 
@@ -39,12 +49,53 @@ public final class MsgExpressions {
         if (text == null) {
             return null;
         }
+        SpelExpression expression;
         try {
-            return PARSER.parseExpression(text);
+            expression = (SpelExpression) PARSER.parseExpression(text);
         } catch (ParseException e) {
             config.error(field, "cannot parse SpEL expression '" + text + "': " + e.getMessage());
             return null;
         }
+        String forbidden = forbidden(expression.getAST());
+        if (forbidden != null) {
+            config.error(field, "SpEL expression '" + text + "' uses " + forbidden + ", which is not allowed: an expression "
+                    + "may only read the message (data, metadata, msgType, ts, originator) and call methods of its values");
+            return null;
+        }
+        return expression;
+    }
+
+    /** The evaluation context would refuse these on every message; refusing them at PUT says so once, with the node. */
+    private static String forbidden(SpelNode node) {
+        String what = null;
+        if (node instanceof TypeReference) {
+            what = "a type reference " + node.toStringAST();
+        } else if (node instanceof ConstructorReference) {
+            what = "a constructor call " + node.toStringAST();
+        } else if (node instanceof BeanReference) {
+            what = "a bean reference " + node.toStringAST();
+        } else if (node instanceof FunctionReference) {
+            what = "a function reference " + node.toStringAST();
+        } else if (node instanceof VariableReference && !isRootOrThis(node)) {
+            what = "a variable " + node.toStringAST();
+        } else if (node instanceof Assign) {
+            what = "an assignment " + node.toStringAST();
+        }
+        if (what != null) {
+            return what;
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            String inChild = forbidden(node.getChild(i));
+            if (inChild != null) {
+                return inChild;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isRootOrThis(SpelNode variable) {
+        String text = variable.toStringAST();
+        return "#root".equals(text) || "#this".equals(text);
     }
 
     /**

@@ -1,0 +1,97 @@
+package io.tbactors.sample.iot.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.tbactors.sample.iot.SampleIotApplication;
+
+/**
+ * The application in a JVM of its own, started from the test class path, for what only a real process shows: a stop
+ * by SIGTERM, the heap under load. Its output goes to a log file under {@code target}.
+ */
+final class AppProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private AppProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /**
+     * Starts the application and waits until its health answers 200.
+     *
+     * @param databaseUrl the JDBC URL it stores into
+     * @param maxHeap the JVM's {@code -Xmx}, e.g. {@code 384m}
+     * @param extraArgs more {@code --name=value} arguments
+     * @return the running application
+     * @throws IOException when the process cannot start
+     */
+    static AppProcess start(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
+        int port = freePort();
+        Path log = Path.of("target", "app-process-" + port + ".log");
+        Files.createDirectories(log.getParent());
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                SampleIotApplication.class.getName(), "--server.port=" + port, "--spring.datasource.url=" + databaseUrl,
+                "--sample.simulator.enabled=false", "--sample.admin.password=" + ApiClient.PASSWORD));
+        command.addAll(List.of(extraArgs));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+                .directory(new File(".")).start();
+        AppProcess app = new AppProcess(process, port, log);
+        ApiClient api = app.api();
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> !process.isAlive() || api.getWithoutCredentials("/actuator/health").status() == 200);
+        if (!process.isAlive()) {
+            throw new IllegalStateException("The application ended at start-up; see " + log);
+        }
+        return app;
+    }
+
+    /** @return a client for its HTTP port */
+    ApiClient api() {
+        return new ApiClient(port);
+    }
+
+    /** @return where its output goes */
+    Path log() {
+        return log;
+    }
+
+    /**
+     * Sends SIGTERM and waits for the JVM to end.
+     *
+     * @param timeout the longest wait
+     * @return whether it ended in time
+     * @throws InterruptedException when interrupted
+     */
+    boolean terminate(Duration timeout) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** Kills it if it is still running. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.tbactors.sample.iot.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end-to-end benchmark of the device API, run by its own command (skipped by the build):
+ * <pre>
+ * ./mvnw -B -q verify -pl sample-iot-app -am -Dtest=DeviceApiBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Djacoco.skip=true -Dsample.benchmark=true
+ * </pre>
+ * It starts the application in a JVM of its own ({@code -Xmx512m}) on an H2 file, creates the devices, then runs
+ * two phases through the real HTTP API: single readings, then 8,000-reading bodies (64 KB, the largest accepted).
+ * For each it reports readings/s, requests/s, p50/p99 latency, the share of 429s and other failures; over both the
+ * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
+ * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
+ * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20}. The table goes to the log (INFO) and to
+ * {@code target/device-api-benchmark.txt}.
+ */
+@EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
+class DeviceApiBenchmark {
+
+    private static final Logger log = LoggerFactory.getLogger(DeviceApiBenchmark.class);
+
+    private static final int BATCH = 8000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void singleReadingsAndFullBatchesThroughTheHttpApi() throws Exception {
+        int devices = Integer.getInteger("bench.devices", 20);
+        int threads = Integer.getInteger("bench.threads", 32);
+        Duration phase = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
+        String url = "jdbc:h2:file:" + dir.resolve("bench").toAbsolutePath();
+        List<String> report = new ArrayList<>();
+        Map<UUID, LongAdder> answeredSingles = new ConcurrentHashMap<>();
+        Map<UUID, LongAdder> answeredBatched = new ConcurrentHashMap<>();
+        long heapMax;
+        try (AppProcess app = AppProcess.start(url, "512m")) {
+            ApiClient api = app.api();
+            List<ApiClient.Device> all = new ArrayList<>();
+            for (int i = 0; i < devices; i++) {
+                ApiClient.Device device = api.createDevice("bench-device-" + i);
+                all.add(device);
+                answeredSingles.put(device.id(), new LongAdder());
+                answeredBatched.put(device.id(), new LongAdder());
+            }
+            AtomicLong heap = new AtomicLong();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> sampleHeap(api, heap), 0, 200, TimeUnit.MILLISECONDS);
+
+            String single = "{\"s\":1}";
+            String batch = "[" + String.join(",", Collections.nCopies(BATCH, "{\"b\":1}")) + "]";
+            report.add(run("single readings", api, all, threads, phase, single, 1, answeredSingles));
+            report.add(run("8,000-reading bodies", api, all, threads, phase, batch, BATCH, answeredBatched));
+
+            sampler.shutdownNow();
+            heapMax = heap.get();
+            assertThat(app.terminate(Duration.ofSeconds(120))).as("ends after SIGTERM; log %s", app.log()).isTrue();
+        }
+        long missing = 0;
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            for (UUID device : answeredSingles.keySet()) {
+                missing += Math.max(0, answeredSingles.get(device).sum() - rows(connection, device, "s"));
+                missing += Math.max(0, answeredBatched.get(device).sum() - rows(connection, device, "b"));
+            }
+        }
+        report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx512m); readings answered 200 missing from the "
+                + "database after SIGTERM: %d", heapMax / 1e6, missing));
+        String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d client threads, %d s a phase, "
+                + "%d cores%n", devices, threads, phase.toSeconds(), Runtime.getRuntime().availableProcessors())
+                + String.join(System.lineSeparator(), report) + System.lineSeparator();
+        log.info("{}{}", System.lineSeparator(), table);
+        Files.writeString(Path.of("target", "device-api-benchmark.txt"), table);
+        assertThat(missing).isZero();
+    }
+
+    private static String run(String name, ApiClient api, List<ApiClient.Device> devices, int threads, Duration phase,
+                              String body, int readingsPerBody, Map<UUID, LongAdder> answered) throws Exception {
+        long end = System.nanoTime() + phase.toNanos();
+        LongAdder ok = new LongAdder();
+        LongAdder tooMany = new LongAdder();
+        LongAdder failed = new LongAdder();
+        List<long[]> latencies = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long started = System.nanoTime();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            ApiClient.Device device = devices.get(t % devices.size());
+            workers.add(pool.submit(() -> {
+                long[] mine = new long[1 << 16];
+                int count = 0;
+                while (System.nanoTime() < end) {
+                    long before = System.nanoTime();
+                    int status;
+                    try {
+                        status = api.postAsDevice(device.token(), "telemetry", body).status();
+                    } catch (IllegalStateException e) {
+                        status = -1;
+                    }
+                    long took = System.nanoTime() - before;
+                    if (status == 200) {
+                        ok.increment();
+                        answered.get(device.id()).add(readingsPerBody);
+                        if (count == mine.length) {
+                            mine = Arrays.copyOf(mine, count * 2);
+                        }
+                        mine[count++] = took;
+                    } else if (status == 429) {
+                        tooMany.increment();
+                    } else {
+                        failed.increment();
+                    }
+                }
+                latencies.add(Arrays.copyOf(mine, count));
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get();
+        }
+        pool.shutdown();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        long requests = ok.sum() + tooMany.sum() + failed.sum();
+        return String.format(Locale.ROOT, "%-22s %9.0f readings/s %8.0f requests/s  p50 %7.1f ms  p99 %7.1f ms  "
+                        + "429 %5.1f%%  other failures %d", name, ok.sum() * readingsPerBody / seconds, requests / seconds,
+                percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6,
+                requests == 0 ? 0 : 100.0 * tooMany.sum() / requests, failed.sum());
+    }
+
+    private static double percentile(long[] sorted, double share) {
+        return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * share))];
+    }
+
+    private static void sampleHeap(ApiClient api, AtomicLong max) {
+        try {
+            ApiClient.Response response = api.get("/actuator/metrics/jvm.memory.used?tag=area:heap");
+            if (response.status() == 200) {
+                long used = (long) response.json().get("measurements").get(0).get("value").doubleValue();
+                max.accumulateAndGet(used, Math::max);
+            }
+        } catch (RuntimeException e) {
+            // a sample missed under load is no reason to stop the benchmark
+        }
+    }
+
+    private static long rows(Connection connection, UUID deviceId, String key) throws IOException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT COUNT(*) FROM ts_kv WHERE device_id = ? AND ts_key = ?")) {
+            statement.setObject(1, deviceId);
+            statement.setString(2, key);
+            try (ResultSet rs = statement.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IOException(e);
+        }
+    }
+}
