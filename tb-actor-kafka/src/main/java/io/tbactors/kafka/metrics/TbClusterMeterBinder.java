@@ -38,6 +38,9 @@ public class TbClusterMeterBinder implements MeterBinder {
     /** Counter of messages given up after every delivery came back unprocessed. */
     public static final String MESSAGES_NOT_PROCESSED = "tb.actors.cluster.messages.not.processed";
 
+    /** Counter of records written to the dead-letter topic after their redeliveries. */
+    public static final String RECORDS_DEAD_LETTERED = "tb.actors.cluster.records.dead.lettered";
+
     /** Counter of messages whose actor reported a processing failure. */
     public static final String MESSAGES_FAILED = "tb.actors.cluster.messages.failed";
 
@@ -83,6 +86,8 @@ public class TbClusterMeterBinder implements MeterBinder {
                 KafkaClusterMember::getAbandonedCount);
         counter(registry, MESSAGES_NOT_PROCESSED, "Messages given up after every delivery came back unprocessed",
                 KafkaClusterMember::getNotProcessedCount);
+        counter(registry, RECORDS_DEAD_LETTERED, "Records written to the dead-letter topic after their redeliveries",
+                KafkaClusterMember::getDeadLetteredCount);
         counter(registry, MESSAGES_FAILED, "Messages whose actor reported a processing failure", KafkaClusterMember::getFailedCount);
         counter(registry, MESSAGES_REDELIVERED, "Deliveries repeated after a message came back unprocessed",
                 KafkaClusterMember::getRedeliveredCount);

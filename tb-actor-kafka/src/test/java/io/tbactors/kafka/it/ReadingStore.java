@@ -25,6 +25,7 @@ public final class ReadingStore {
     private final Map<UUID, AtomicReference<String>> processingNow = new ConcurrentHashMap<>();
     private final Map<String, Set<TbActorId>> stoppedByNode = new ConcurrentHashMap<>();
     private final AtomicInteger overlaps = new AtomicInteger();
+    private final Map<UUID, List<String>> attempts = new ConcurrentHashMap<>();
 
     /**
      * Stores a reading; counts an overlap when another node is processing a reading of the same device meanwhile.
@@ -41,6 +42,31 @@ public final class ReadingStore {
         List<Processed> readings = byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()));
         readings.add(new Processed(node, seq));
         current.compareAndSet(node, null);
+    }
+
+    /**
+     * Notes one attempt at a reading, in the order the device's actor saw them.
+     *
+     * @param device the device
+     * @param seq the reading
+     * @param outcome what the actor did with it, such as {@code stored} or {@code failed}
+     */
+    public void attempted(UUID device, int seq, String outcome) {
+        attempts.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>())).add(seq + ":" + outcome);
+    }
+
+    /**
+     * @param device a device
+     * @return the attempts its actor saw, as {@code seq:outcome}, in order, a copy
+     */
+    public List<String> attempts(UUID device) {
+        List<String> seen = attempts.get(device);
+        if (seen == null) {
+            return List.of();
+        }
+        synchronized (seen) {
+            return new ArrayList<>(seen);
+        }
     }
 
     /**
