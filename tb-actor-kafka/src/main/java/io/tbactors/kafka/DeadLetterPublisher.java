@@ -46,7 +46,18 @@ public final class DeadLetterPublisher {
         /** Its last delivery was not completed within the processing timeout. */
         TIMED_OUT,
         /** Its last delivery came back unprocessed (mailbox full, actor stopped or passivated). */
-        NOT_PROCESSED
+        NOT_PROCESSED;
+
+        /**
+         * @param cause the last delivery's failure, or null when it came back unprocessed
+         * @return the reason
+         */
+        static Reason of(Throwable cause) {
+            if (cause == null) {
+                return NOT_PROCESSED;
+            }
+            return cause instanceof TbProcessingTimeoutException ? TIMED_OUT : FAILED;
+        }
     }
 
     private final String topic;

@@ -7,8 +7,11 @@ import io.tbactors.kafka.codec.TbEncodedMsg;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -17,6 +20,9 @@ import org.springframework.kafka.support.SendResult;
 /**
  * The router of a cluster member: a message for an entity whose partition this node owns (and has read up to its
  * assignment) is told locally; any other goes to Kafka, keyed by the entity id, on the entity's partition.
+ *
+ * <p>A send through Kafka takes at most {@code send-timeout}, blocking included; one the producer took but Kafka did
+ * not confirm in time fails with {@link TbClusterSendOutcomeUnknownException}: it may still land.
  *
  * <p>A local message that comes back unprocessed because the partition was given up meanwhile is sent through Kafka
  * to the new owner rather than failed. The router owns the cluster's producer, closed with it.
@@ -100,17 +106,49 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         record.headers().add(KafkaClusterMember.TYPE_HEADER, encoded.type().getBytes(StandardCharsets.UTF_8));
         record.headers().add(KafkaClusterMember.ENTITY_TYPE_HEADER, entityType.getBytes(StandardCharsets.UTF_8));
         sentRemotely.increment();
+        long started = System.nanoTime();
         CompletableFuture<SendResult<String, byte[]>> sent;
         try {
             sent = kafkaTemplate.send(record);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
         }
+        if (!sent.isDone()) {
+            // the producer took the record: a failure from now on may hide a write that still lands
+            sent = boundedBySendTimeout(sent, entityType, entityId, started);
+        }
         if (tracker != null) {
             sent = sent.whenComplete((result, error) ->
                     tracker.remoteAnswered(error == null ? result.getRecordMetadata().offset() : -1));
         }
         return sent.thenApply(result -> null);
+    }
+
+    private CompletableFuture<SendResult<String, byte[]>> boundedBySendTimeout(CompletableFuture<SendResult<String, byte[]>> sent,
+                                                                          String entityType, UUID entityId, long started) {
+        long left = properties.getSendTimeout().toNanos() - (System.nanoTime() - started);
+        CompletableFuture<SendResult<String, byte[]>> bounded = new CompletableFuture<>();
+        sent.orTimeout(Math.max(1, left), TimeUnit.NANOSECONDS).whenComplete((result, error) -> {
+            if (error == null) {
+                bounded.complete(result);
+            } else if (mayStillLand(error)) {
+                bounded.completeExceptionally(new TbClusterSendOutcomeUnknownException("Kafka did not confirm the message for " + entityType
+                        + "|" + entityId + " within " + properties.getSendTimeout() + "; it may still be written and processed",
+                        error));
+            } else {
+                bounded.completeExceptionally(error);
+            }
+        });
+        return bounded;
+    }
+
+    private static boolean mayStillLand(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof TimeoutException || cause instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private int partitionCount() {

@@ -87,6 +87,12 @@ public class TbClusterProperties {
      */
     private Duration sendTimeout = Duration.ofSeconds(5);
 
+    /** How often this node asks Kafka whether a broker and the group's coordinator answer; also each check's timeout. */
+    private Duration connectivityCheckInterval = Duration.ofSeconds(5);
+
+    /** Whether this node's readiness refuses traffic while a broker or the group's coordinator cannot be reached. */
+    private boolean refuseTrafficWhileUnreachable = true;
+
     /** Message types that may cross the wire with the default JSON codec, by the name written in each record. */
     private Map<String, Class<?>> messageTypes = new LinkedHashMap<>();
 
@@ -127,6 +133,7 @@ public class TbClusterProperties {
         positive("max-redelivery-delay", maxRedeliveryDelay);
         positive("processing-timeout", processingTimeout);
         positive("send-timeout", sendTimeout);
+        positive("connectivity-check-interval", connectivityCheckInterval);
         if (deadLetterTopic != null) {
             requireText("dead-letter-topic", deadLetterTopic);
             if (deadLetterTopic.equals(topic)) {
@@ -353,6 +360,22 @@ public class TbClusterProperties {
 
     public void setSendTimeout(Duration sendTimeout) {
         this.sendTimeout = sendTimeout;
+    }
+
+    public Duration getConnectivityCheckInterval() {
+        return connectivityCheckInterval;
+    }
+
+    public void setConnectivityCheckInterval(Duration connectivityCheckInterval) {
+        this.connectivityCheckInterval = connectivityCheckInterval;
+    }
+
+    public boolean isRefuseTrafficWhileUnreachable() {
+        return refuseTrafficWhileUnreachable;
+    }
+
+    public void setRefuseTrafficWhileUnreachable(boolean refuseTrafficWhileUnreachable) {
+        this.refuseTrafficWhileUnreachable = refuseTrafficWhileUnreachable;
     }
 
     public Map<String, Class<?>> getMessageTypes() {

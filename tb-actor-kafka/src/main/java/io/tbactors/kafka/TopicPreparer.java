@@ -42,6 +42,10 @@ class TopicPreparer {
                 }
                 create(admin, topic);
             }
+            String deadLetterTopic = properties.deadLetterTopicName();
+            if (properties.isCreateTopic() && !topics.contains(deadLetterTopic)) {
+                create(admin, deadLetterTopic);
+            }
             return partitionCount(admin, topic);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Could not prepare topic '" + topic + "' on " + adminConfig.get("bootstrap.servers")

@@ -204,7 +204,19 @@ class TbClusterAutoConfigurationTests {
         "tb.actors.cluster.commit-interval; -1s; PT-1S; a positive duration",
         "tb.actors.cluster.revocation-timeout; 0ms; PT0S; a positive duration",
         "tb.actors.cluster.redelivery-delay; 0ms; PT0S; a positive duration",
-        "tb.actors.cluster.message-types.ping; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg"
+        "tb.actors.cluster.message-types.ping; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg",
+        "tb.actors.cluster.max-redelivery-delay; 0s; PT0S; a positive duration",
+        "tb.actors.cluster.processing-timeout; 0s; PT0S; a positive duration",
+        "tb.actors.cluster.send-timeout; -5s; PT-5S; a positive duration",
+        "tb.actors.cluster.dead-letter-topic; tb-actors.entities; tb-actors.entities; a topic other than tb.actors.cluster.topic",
+        "tb.actors.cluster.consumer[enable.auto.commit]; true; true; false (anything else weakens delivery), or leave it unset",
+        "tb.actors.cluster.consumer[group.id]; other; other; use tb.actors.cluster.group-id",
+        "tb.actors.cluster.consumer[value.deserializer]; x.Y; x.Y; not set here",
+        "tb.actors.cluster.producer[acks]; 1; 1; all or -1 (anything else weakens delivery), or leave it unset",
+        "tb.actors.cluster.producer[enable.idempotence]; false; false; true (anything else weakens delivery), or leave it unset",
+        "tb.actors.cluster.producer[transactional.id]; tx; tx; not set here",
+        "tb.actors.cluster.producer[delivery.timeout.ms]; 120000; 120000; use tb.actors.cluster.send-timeout",
+        "tb.actors.cluster.producer[max.block.ms]; 60000; 60000; use tb.actors.cluster.send-timeout"
     })
     void anInvalidClusterPropertyFailsStartUpWithAnAnalysisNamingIt(String property, String value, String shown, String allowed) {
         runner.withPropertyValues("tb.actors.cluster.enabled=true", property + "=" + value).run(context -> {
@@ -214,6 +226,17 @@ class TbClusterAutoConfigurationTests {
             assertThat(analysis.getDescription()).isEqualTo("Invalid value '" + shown.strip() + "' for property '" + property + "'.");
             assertThat(analysis.getAction()).contains(allowed);
         });
+    }
+
+    @Test
+    void overridesThatOnlyConfirmTheDeliverySettingsAreAccepted() {
+        TbClusterProperties properties = new TbClusterProperties();
+        properties.getConsumer().put("enable.auto.commit", "false");
+        properties.getProducer().put("acks", "-1");
+        properties.getProducer().put("enable.idempotence", "TRUE");
+        properties.getProducer().put("linger.ms", "20");
+        properties.validate();
+        assertThat(new KafkaClientConfigs(properties, null, null).producer()).containsEntry("acks", "-1").containsEntry("linger.ms", "20");
     }
 
     @Test
@@ -244,7 +267,9 @@ class TbClusterAutoConfigurationTests {
         assertThat(configs.consumer()).containsEntry("bootstrap.servers", "kafka-1:9092,kafka-2:9092")
                 .containsEntry("enable.auto.commit", false).containsEntry("group.id", "tb-actors")
                 .containsEntry("auto.offset.reset", "earliest").containsEntry("session.timeout.ms", "6000");
-        assertThat(configs.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", true);
+        assertThat(configs.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", true)
+                .as("bounded by the 5 s send timeout").containsEntry("max.block.ms", 5000L).containsEntry("delivery.timeout.ms", 5000)
+                .containsEntry("request.timeout.ms", 4995);
         assertThat(configs.admin()).containsEntry("bootstrap.servers", "kafka-1:9092,kafka-2:9092");
 
         properties.setBootstrapServers(List.of("own:9092"));

@@ -60,13 +60,7 @@ public final class ReadingStore {
      * @return the attempts its actor saw, as {@code seq:outcome}, in order, a copy
      */
     public List<String> attempts(UUID device) {
-        List<String> seen = attempts.get(device);
-        if (seen == null) {
-            return List.of();
-        }
-        synchronized (seen) {
-            return new ArrayList<>(seen);
-        }
+        return copy(attempts.get(device));
     }
 
     /**
@@ -82,12 +76,15 @@ public final class ReadingStore {
      * @return its readings in processing order, a copy
      */
     public List<Processed> readings(UUID device) {
-        List<Processed> readings = byDevice.get(device);
-        if (readings == null) {
+        return copy(byDevice.get(device));
+    }
+
+    private static <T> List<T> copy(List<T> synchronizedList) {
+        if (synchronizedList == null) {
             return List.of();
         }
-        synchronized (readings) {
-            return new ArrayList<>(readings);
+        synchronized (synchronizedList) {
+            return new ArrayList<>(synchronizedList);
         }
     }
 

@@ -19,7 +19,6 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -49,9 +48,7 @@ class RecordFailureIntegrationTest {
 
     @BeforeAll
     static void startBroker() {
-        broker = new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS);
-        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
-        broker.afterPropertiesSet();
+        broker = TestBrokers.start();
     }
 
     @AfterAll
@@ -111,7 +108,8 @@ class RecordFailureIntegrationTest {
                 assertThat(header(deadLetter, KafkaClusterMember.TYPE_HEADER)).isEqualTo("reading");
                 assertThat(header(deadLetter, KafkaClusterMember.ENTITY_TYPE_HEADER)).isEqualTo(DEVICE);
                 assertThat(header(deadLetter, DeadLetterPublisher.REASON_HEADER)).isEqualTo("FAILED");
-                assertThat(header(deadLetter, DeadLetterPublisher.ERROR_HEADER)).contains("reading 4 of " + deadLetter.key() + " is broken");
+                assertThat(header(deadLetter, DeadLetterPublisher.ERROR_HEADER))
+                        .contains("reading 4 of " + deadLetter.key() + " is broken");
                 assertThat(header(deadLetter, DeadLetterPublisher.ATTEMPTS_HEADER)).isEqualTo("3");
                 assertThat(header(deadLetter, DeadLetterPublisher.TOPIC_HEADER)).isEqualTo(topic);
                 assertThat(header(deadLetter, DeadLetterPublisher.PARTITION_HEADER))
@@ -123,7 +121,7 @@ class RecordFailureIntegrationTest {
             assertThat(node.member().getFailedCount()).isEqualTo(6);
             for (UUID device : devices) {
                 TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
-                await().atMost(WAIT).until(() -> committedOffset(topic, tp) == endOffset(tp));
+                await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, topic, tp) == TestBrokers.endOffset(broker, tp));
             }
         }
     }
@@ -207,29 +205,5 @@ class RecordFailureIntegrationTest {
         }
         assertThat(records).hasSize(expected);
         return records;
-    }
-
-    private static long endOffset(TopicPartition tp) {
-        return broker.doWithAdminFunction(admin -> {
-            try {
-                return admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(tp)
-                        .get(10, TimeUnit.SECONDS).offset();
-            } catch (Exception e) {
-                return -2L;
-            }
-        });
-    }
-
-    private static long committedOffset(String topic, TopicPartition tp) {
-        return broker.doWithAdminFunction(admin -> {
-            try {
-                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets("group-" + topic)
-                        .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-                OffsetAndMetadata offset = offsets.get(tp);
-                return offset == null ? -1L : offset.offset();
-            } catch (Exception e) {
-                return -1L;
-            }
-        });
     }
 }

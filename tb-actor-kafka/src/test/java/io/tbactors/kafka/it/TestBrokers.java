@@ -1,0 +1,57 @@
+package io.tbactors.kafka.it;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/** The embedded KRaft broker of the integration tests, and what they ask it. */
+final class TestBrokers {
+
+    private TestBrokers() {
+    }
+
+    /** @return a started single-node broker that lets a group start at once */
+    static EmbeddedKafkaKraftBroker start() {
+        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS);
+        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+        broker.afterPropertiesSet();
+        return broker;
+    }
+
+    /**
+     * @param broker the broker
+     * @param topic the test's topic (its group is {@code group-<topic>})
+     * @param tp a partition
+     * @return the group's committed offset of the partition, or -1 when none (or the broker did not answer)
+     */
+    static long committedOffset(EmbeddedKafkaKraftBroker broker, String topic, TopicPartition tp) {
+        return broker.doWithAdminFunction(admin -> {
+            try {
+                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets("group-" + topic)
+                        .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                OffsetAndMetadata offset = offsets.get(tp);
+                return offset == null ? -1L : offset.offset();
+            } catch (Exception e) {
+                return -1L;
+            }
+        });
+    }
+
+    /**
+     * @param broker the broker
+     * @param tp a partition
+     * @return its end offset, or -2 when the broker did not answer
+     */
+    static long endOffset(EmbeddedKafkaKraftBroker broker, TopicPartition tp) {
+        return broker.doWithAdminFunction(admin -> {
+            try {
+                return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(10, TimeUnit.SECONDS).offset();
+            } catch (Exception e) {
+                return -2L;
+            }
+        });
+    }
+}
