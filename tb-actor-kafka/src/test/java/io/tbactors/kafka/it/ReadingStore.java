@@ -1,8 +1,15 @@
 package io.tbactors.kafka.it;
 
 import io.tbactors.api.TbActorId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +32,41 @@ public final class ReadingStore {
     private final Map<UUID, AtomicReference<String>> processingNow = new ConcurrentHashMap<>();
     private final Map<String, Set<TbActorId>> stoppedByNode = new ConcurrentHashMap<>();
     private final AtomicInteger overlaps = new AtomicInteger();
+    private final Path journal;
     private final Map<UUID, List<String>> attempts = new ConcurrentHashMap<>();
+
+    /** A store in memory only. */
+    public ReadingStore() {
+        this(null);
+    }
+
+    /**
+     * @param journal when not null, a file every stored reading is appended to before {@link #store} returns, as
+     *     {@code node,device,seq}: what a process killed with SIGKILL had stored is still there
+     */
+    public ReadingStore(Path journal) {
+        this.journal = journal;
+    }
+
+    /**
+     * @param journal a journal written by {@link #ReadingStore(Path)}
+     * @return what it holds, per device in the order stored
+     */
+    public static Map<UUID, List<Processed>> readJournal(Path journal) {
+        Map<UUID, List<Processed>> readings = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
+                String[] fields = line.split(",");
+                if (fields.length == 3) {
+                    readings.computeIfAbsent(UUID.fromString(fields[1]), d -> new ArrayList<>())
+                            .add(new Processed(fields[0], Integer.parseInt(fields[2])));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return readings;
+    }
 
     /**
      * Stores a reading; counts an overlap when another node is processing a reading of the same device meanwhile.
@@ -41,7 +82,19 @@ public final class ReadingStore {
         }
         List<Processed> readings = byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()));
         readings.add(new Processed(node, seq));
+        if (journal != null) {
+            appendToJournal(node + "," + device + "," + seq + "\n");
+        }
         current.compareAndSet(node, null);
+    }
+
+    private synchronized void appendToJournal(String line) {
+        try {
+            // one write per reading, straight to the file: the operating system keeps it when the process is killed
+            Files.writeString(journal, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
