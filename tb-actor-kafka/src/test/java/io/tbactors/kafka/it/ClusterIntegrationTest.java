@@ -67,9 +67,7 @@ class ClusterIntegrationTest {
 
     @AfterAll
     static void stopBroker() {
-        if (broker != null) {
-            broker.destroy();
-        }
+        TestBrokers.stop(broker);
     }
 
     private static String brokers() {

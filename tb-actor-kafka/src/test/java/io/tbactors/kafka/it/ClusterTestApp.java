@@ -40,9 +40,10 @@ public class ClusterTestApp {
      * @param flakySeq readings with this sequence number fail their first {@code flakyFailures} attempts
      * @param flakyFailures see {@code flakySeq}
      * @param hangingSeq readings with this sequence number are never completed; 0: none
+     * @param laterSeq readings with this sequence number are stored asynchronously, when the test finishes them
      */
     record Behaviour(String node, Duration processingDelay, String dispatcher, int failingSeq, int flakySeq, int flakyFailures,
-                     int hangingSeq) {
+                     int hangingSeq, int laterSeq) {
     }
 
     @Bean
@@ -50,8 +51,9 @@ public class ClusterTestApp {
                                  @Value("${test.processing-delay:0ms}") Duration processingDelay,
                                  @Value("${test.device-dispatcher:default}") String dispatcher,
                                  @Value("${test.failing-seq:0}") int failingSeq, @Value("${test.flaky-seq:0}") int flakySeq,
-                                 @Value("${test.flaky-failures:0}") int flakyFailures, @Value("${test.hanging-seq:0}") int hangingSeq) {
-        Behaviour behaviour = new Behaviour(node, processingDelay, dispatcher, failingSeq, flakySeq, flakyFailures, hangingSeq);
+                                 @Value("${test.flaky-failures:0}") int flakyFailures, @Value("${test.hanging-seq:0}") int hangingSeq,
+                                 @Value("${test.later-seq:0}") int laterSeq) {
+        Behaviour behaviour = new Behaviour(node, processingDelay, dispatcher, failingSeq, flakySeq, flakyFailures, hangingSeq, laterSeq);
         return TestRoots.root(() -> new RootActor(store, behaviour));
     }
 
@@ -123,6 +125,9 @@ public class ClusterTestApp {
                 int seq = reading.seq();
                 if (seq == behaviour.hangingSeq()) {
                     store.attempted(device, seq, "hung");
+                } else if (seq == behaviour.laterSeq()) {
+                    store.attempted(device, seq, "later");
+                    entityMsg.completeWhen(store.storeLater(behaviour.node(), device, seq));
                 } else if (seq == behaviour.failingSeq() || seq == behaviour.flakySeq() && flakyAttempts++ < behaviour.flakyFailures()) {
                     store.attempted(device, seq, "failed");
                     entityMsg.onFailure(new IllegalStateException("reading " + seq + " of " + device + " is broken"));

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,6 +34,7 @@ public final class ReadingStore {
     private final Map<String, Set<TbActorId>> stoppedByNode = new ConcurrentHashMap<>();
     private final AtomicInteger overlaps = new AtomicInteger();
     private final Path journal;
+    private final Map<String, CompletableFuture<Void>> unfinished = new ConcurrentHashMap<>();
     private final Map<UUID, List<String>> attempts = new ConcurrentHashMap<>();
 
     /** A store in memory only. */
@@ -86,6 +88,39 @@ public final class ReadingStore {
             appendToJournal(node + "," + device + "," + seq + "\n");
         }
         current.compareAndSet(node, null);
+    }
+
+    /**
+     * Starts storing a reading asynchronously; it is stored when the test calls {@link #finish}.
+     *
+     * @param node the processing node
+     * @param device the device
+     * @param seq the reading
+     * @return completes once the reading is stored
+     */
+    public CompletableFuture<Void> storeLater(String node, UUID device, int seq) {
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        unfinished.put(device + "/" + seq, finished);
+        return finished.thenRun(() -> store(node, device, seq));
+    }
+
+    /**
+     * @param device a device
+     * @param seq a reading
+     * @return whether its asynchronous storing was started and not finished yet
+     */
+    public boolean isUnfinished(UUID device, int seq) {
+        return unfinished.containsKey(device + "/" + seq);
+    }
+
+    /**
+     * Finishes storing a reading started by {@link #storeLater}.
+     *
+     * @param device the device
+     * @param seq the reading
+     */
+    public void finish(UUID device, int seq) {
+        unfinished.remove(device + "/" + seq).complete(null);
     }
 
     private synchronized void appendToJournal(String line) {

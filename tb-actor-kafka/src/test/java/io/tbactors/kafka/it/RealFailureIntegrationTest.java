@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.tbactors.kafka.TbClusterSendOutcomeUnknownException;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,21 +50,12 @@ class RealFailureIntegrationTest {
 
     @BeforeAll
     static void startBroker() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        // a fixed port: the restarted broker must be found where the clients knew it
-        broker = new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS).kafkaPorts(port);
-        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
-        broker.afterPropertiesSet();
+        broker = TestBrokers.startOnFixedPort();
     }
 
     @AfterAll
     static void stopBroker() {
-        if (broker != null) {
-            broker.destroy();
-        }
+        TestBrokers.stop(broker);
     }
 
     /** What the devices of a test were told, and how often they had to resend. */

@@ -53,9 +53,7 @@ class RecordFailureIntegrationTest {
 
     @AfterAll
     static void stopBroker() {
-        if (broker != null) {
-            broker.destroy();
-        }
+        TestBrokers.stop(broker);
     }
 
     private static ClusterNode startAlone(String topic, ReadingStore store, String... properties) {
@@ -157,6 +155,31 @@ class RecordFailureIntegrationTest {
             assertThat(header(deadLetter, DeadLetterPublisher.REASON_HEADER)).isEqualTo("TIMED_OUT");
             assertThat(header(deadLetter, DeadLetterPublisher.ERROR_HEADER)).contains("300ms");
             assertThat(node.member().getTimedOutCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aRecordWhoseWorkFinishesLaterIsCommittedOnlyThenAndTheDevicesNextRecordWaitsForIt() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "later";
+        try (ClusterNode node = startAlone(topic, store, "test.later-seq=2", "tb.actors.cluster.commit-interval=100ms")) {
+            UUID device = UUID.randomUUID();
+            TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
+            sendInOrder(node, List.of(device), 3);
+            await().atMost(WAIT).until(() -> store.isUnfinished(device, 2) && TestBrokers.committedOffset(broker, topic, tp) == 1);
+
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                assertThat(TestBrokers.committedOffset(broker, topic, tp)).as("committed up to the unfinished record").isEqualTo(1);
+                assertThat(storedSeqs(store, device)).as("the next reading waits").containsExactly(1);
+            });
+            assertThat(node.member().getOldestInFlight(tp.partition())).isPositive();
+            assertThat(node.meters().get(TbClusterMeterBinder.OLDEST_IN_FLIGHT).tag("partition", String.valueOf(tp.partition()))
+                    .gauge().value()).as("seconds the unfinished record has been in flight").isGreaterThanOrEqualTo(1.0);
+            store.finish(device, 2);
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(storedSeqs(store, device)).isEqualTo(List.of(1, 2, 3)));
+            await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, topic, tp) == 3);
+            assertThat(node.member().getOldestInFlight(tp.partition())).isNull();
         }
     }
 

@@ -1,5 +1,7 @@
 package io.tbactors.kafka.it;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -15,10 +17,33 @@ final class TestBrokers {
 
     /** @return a started single-node broker that lets a group start at once */
     static EmbeddedKafkaKraftBroker start() {
-        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS);
+        return start(new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS));
+    }
+
+    /**
+     * @return a started single-node broker on a port that stays the same when the broker is restarted, so that the
+     *     clients find it where they knew it
+     * @throws IOException when no free port can be found
+     */
+    static EmbeddedKafkaKraftBroker startOnFixedPort() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        return start(new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS).kafkaPorts(port));
+    }
+
+    private static EmbeddedKafkaKraftBroker start(EmbeddedKafkaKraftBroker broker) {
         broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
         broker.afterPropertiesSet();
         return broker;
+    }
+
+    /** @param broker a broker, or null when it never started */
+    static void stop(EmbeddedKafkaKraftBroker broker) {
+        if (broker != null) {
+            broker.destroy();
+        }
     }
 
     /**
