@@ -19,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Asks Kafka, every {@code connectivity-check-interval}, whether a broker answers and whether the group's coordinator
  * is known: a consumer whose broker is gone just polls nothing, so the member's own state cannot tell. The answer
- * feeds the health component, and each change is told to a listener (readiness).
+ * feeds the health component and is told to a listener after every check (readiness); changes are logged.
  */
 @Slf4j
 public class ClusterConnectivity implements SmartLifecycle {
@@ -43,7 +43,7 @@ public class ClusterConnectivity implements SmartLifecycle {
     private final Map<String, Object> adminConfig;
     private final String groupId;
     private final Duration interval;
-    private final Consumer<Status> onChange;
+    private final Consumer<Status> onCheck;
     private volatile Status status;
     private volatile boolean running;
     private ScheduledExecutorService checker;
@@ -53,13 +53,13 @@ public class ClusterConnectivity implements SmartLifecycle {
      * @param adminConfig the admin client's settings
      * @param groupId the consumer group whose coordinator is looked for
      * @param interval time between two checks; each check waits at most this long
-     * @param onChange told the new status when reachability changes (the first check included)
+     * @param onCheck told the status after every check
      */
-    ClusterConnectivity(Map<String, Object> adminConfig, String groupId, Duration interval, Consumer<Status> onChange) {
+    ClusterConnectivity(Map<String, Object> adminConfig, String groupId, Duration interval, Consumer<Status> onCheck) {
         this.adminConfig = adminConfig;
         this.groupId = groupId;
         this.interval = interval;
-        this.onChange = onChange;
+        this.onCheck = onCheck;
     }
 
     @Override
@@ -113,8 +113,8 @@ public class ClusterConnectivity implements SmartLifecycle {
                 } else {
                     log.warn("Kafka not reachable: {}", current.problem());
                 }
-                onChange.accept(current);
             }
+            onCheck.accept(current);
         } catch (RuntimeException e) {
             log.warn("Checking Kafka's reachability failed", e);
         }

@@ -77,6 +77,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
@@ -113,7 +114,9 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (running) {
             return;
         }
-        prepareTopic();
+        if (!properties.isStartWithoutKafka()) {
+            prepareTopic();
+        }
         consumer = consumerFactory.get();
         running = true;
         state = TbClusterMemberState.JOINING;
@@ -130,9 +133,13 @@ public class KafkaClusterMember implements SmartLifecycle {
      *
      * @return the topic's partition count
      */
-    synchronized int prepareTopic() {
+    int prepareTopic() {
+        return prepareTopic(TopicPreparer.START_TIMEOUT);
+    }
+
+    private synchronized int prepareTopic(Duration timeout) {
         if (partitionCount == 0) {
-            int count = topicPreparer.prepare();
+            int count = topicPreparer.prepare(timeout);
             PartitionTracker[] all = new PartitionTracker[count];
             for (int partition = 0; partition < count; partition++) {
                 all[partition] = new PartitionTracker(partition, inFlight);
@@ -178,6 +185,9 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private void run() {
         try {
+            if (!awaitTopic()) {
+                return;
+            }
             consumer.subscribe(List.of(properties.getTopic()), new RebalanceListener());
             while (running) {
                 pollOnce();
@@ -191,6 +201,38 @@ public class KafkaClusterMember implements SmartLifecycle {
             }
             state = TbClusterMemberState.STOPPED;
             stopped.countDown();
+        }
+    }
+
+    /**
+     * With {@code start-without-kafka}, tries to reach Kafka until it answers or the member stops.
+     *
+     * @return whether the topic is known
+     */
+    private boolean awaitTopic() {
+        while (running && partitionCount == 0) {
+            try {
+                prepareTopic(properties.getConnectivityCheckInterval());
+            } catch (RuntimeException e) {
+                lastError = e;
+                state = TbClusterMemberState.FAILED;
+                unreachableLog.warn(suppressed -> log.warn("Kafka not reachable yet; retrying every {} ({} more attempts since the last "
+                        + "report): {}", RETRY_BACKOFF, suppressed, e.getMessage()));
+                backOff();
+            }
+        }
+        if (running && state == TbClusterMemberState.FAILED) {
+            state = TbClusterMemberState.JOINING;
+        }
+        return partitionCount > 0;
+    }
+
+    private void backOff() {
+        try {
+            stopped.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            running = false;
         }
     }
 
@@ -213,12 +255,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             lastError = e;
             state = TbClusterMemberState.FAILED;
             log.error("Polling topic '{}' failed; retrying in {}", properties.getTopic(), RETRY_BACKOFF, e);
-            try {
-                stopped.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                running = false;
-            }
+            backOff();
         }
     }
 

@@ -53,7 +53,12 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
     public CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg) {
         EntityDeliveries.requireValid(entityType, entityId, msg);
         codec.checkEncodable(msg.getClass());
-        int partition = EntityPartitioner.partition(entityId, partitionCount());
+        int count = partitionCount();
+        if (count == 0) {
+            return CompletableFuture.failedFuture(new IllegalStateException("The message for " + entityType + "|" + entityId
+                    + " was not sent: this node has not reached Kafka yet (" + TbClusterProperties.PREFIX + ".start-without-kafka)"));
+        }
+        int partition = EntityPartitioner.partition(entityId, count);
         PartitionTracker tracker = properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED
                 ? member.tracker(partition) : null;
         if (tracker == null) {
@@ -81,7 +86,11 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
 
     @Override
     public boolean isLocal(UUID entityId) {
-        PartitionTracker tracker = member.tracker(EntityPartitioner.partition(entityId, partitionCount()));
+        int count = partitionCount();
+        if (count == 0) {
+            return false;
+        }
+        PartitionTracker tracker = member.tracker(EntityPartitioner.partition(entityId, count));
         return properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED && tracker != null
                 && tracker.state() == PartitionTracker.State.OWNED;
     }
@@ -151,9 +160,13 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         return false;
     }
 
+    /** @return the topic's partition count, or 0 while a node started without Kafka has not reached it */
     private int partitionCount() {
         int count = member.getPartitionCount();
-        return count > 0 ? count : member.prepareTopic();
+        if (count > 0 || properties.isStartWithoutKafka()) {
+            return count;
+        }
+        return member.prepareTopic();
     }
 
     @Override

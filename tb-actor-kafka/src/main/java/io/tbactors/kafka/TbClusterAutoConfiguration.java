@@ -18,9 +18,8 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.springframework.boot.availability.AvailabilityChangeEvent;
-import org.springframework.boot.availability.ReadinessState;
+import java.util.function.Consumer;
+import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -89,19 +88,16 @@ public class TbClusterAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ClusterConnectivity tbClusterConnectivity(TbClusterProperties properties, KafkaClientConfigs configs,
-                                                  ApplicationEventPublisher publisher) {
-            AtomicBoolean refusing = new AtomicBoolean();
-            return new ClusterConnectivity(configs.admin(), properties.getGroupId(), properties.getConnectivityCheckInterval(), status -> {
-                if (!properties.isRefuseTrafficWhileUnreachable()) {
-                    return;
-                }
-                if (!status.isReachable()) {
-                    refusing.set(true);
-                    AvailabilityChangeEvent.publish(publisher, status, ReadinessState.REFUSING_TRAFFIC);
-                } else if (refusing.compareAndSet(true, false)) {
-                    AvailabilityChangeEvent.publish(publisher, status, ReadinessState.ACCEPTING_TRAFFIC);
-                }
-            });
+                                                  ApplicationEventPublisher publisher,
+                                                  ObjectProvider<ApplicationAvailability> availability) {
+            Consumer<ClusterConnectivity.Status> readiness = properties.isRefuseTrafficWhileUnreachable()
+                    ? new ReadinessFollowsKafka(publisher, () -> {
+                        ApplicationAvailability current = availability.getIfAvailable();
+                        return current == null ? null : current.getReadinessState();
+                    })
+                    : status -> { };
+            return new ClusterConnectivity(configs.admin(), properties.getGroupId(), properties.getConnectivityCheckInterval(),
+                    readiness);
         }
 
         @Bean

@@ -87,6 +87,12 @@ public class TbClusterProperties {
      */
     private Duration sendTimeout = Duration.ofSeconds(5);
 
+    /**
+     * Whether the node starts while Kafka cannot be reached: it keeps trying to join in the background, sends fail at
+     * once until it knows the topic, and its readiness refuses traffic meanwhile. Off, start-up fails after 30 s.
+     */
+    private boolean startWithoutKafka;
+
     /** How often this node asks Kafka whether a broker and the group's coordinator answer; also each check's timeout. */
     private Duration connectivityCheckInterval = Duration.ofSeconds(5);
 
@@ -360,6 +366,14 @@ public class TbClusterProperties {
 
     public void setSendTimeout(Duration sendTimeout) {
         this.sendTimeout = sendTimeout;
+    }
+
+    public boolean isStartWithoutKafka() {
+        return startWithoutKafka;
+    }
+
+    public void setStartWithoutKafka(boolean startWithoutKafka) {
+        this.startWithoutKafka = startWithoutKafka;
     }
 
     public Duration getConnectivityCheckInterval() {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tbactors.kafka.TbClusterSendOutcomeUnknownException;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,8 +48,8 @@ class RealFailureIntegrationTest {
     private static EmbeddedKafkaKraftBroker broker;
 
     @BeforeAll
-    static void startBroker() throws IOException {
-        broker = TestBrokers.startOnFixedPort();
+    static void startBroker() {
+        broker = TestBrokers.start();
     }
 
     @AfterAll
@@ -200,9 +199,7 @@ class RealFailureIntegrationTest {
                 List<Future<?>> posting = devices.post(senders, node);
                 await().atMost(WAIT).until(() -> devices.acks.get() >= devices.ids.size() * devices.readingsEach / 4);
 
-                BrokerServer server = broker.getCluster().brokers().values().iterator().next();
-                server.shutdown();
-                server.awaitShutdown();
+                BrokerServer server = TestBrokers.stopBrokerServer(broker);
                 int acksWhileDown = devices.acks.get();
                 await().atMost(WAIT).untilAsserted(() -> {
                     assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
@@ -228,6 +225,42 @@ class RealFailureIntegrationTest {
                 assertThat(store.overlaps()).isZero();
             } finally {
                 senders.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aNodeConfiguredToStartWithoutKafkaStartsRefusingTrafficAndJoinsOnceKafkaIsThere() throws Exception {
+        ReadingStore store = new ReadingStore();
+        BrokerServer server = TestBrokers.stopBrokerServer(broker);
+        try (ClusterNode node = ClusterNode.start("A", broker.getBrokersAsString(), "late", store,
+                "tb.actors.cluster.start-without-kafka=true", "tb.actors.cluster.connectivity-check-interval=500ms",
+                "tb.actors.cluster.send-timeout=1s")) {
+            ApplicationAvailability availability = node.context().getBean(ApplicationAvailability.class);
+            HealthIndicator health = node.context().getBean("actorsClusterHealthIndicator", HealthIndicator.class);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+                assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+            });
+            UUID device = UUID.randomUUID();
+            assertThat(node.router().send(DEVICE, device, new Reading(1))).as("no topic known yet")
+                    .failsWithin(Duration.ofSeconds(10));
+
+            server.startup();
+            await().atMost(WAIT).until(() -> node.isActive() && node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+                assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            });
+            for (int seq = 1; seq <= 3; seq++) {
+                node.router().send(DEVICE, device, new Reading(seq)).get(30, TimeUnit.SECONDS);
+            }
+            await().atMost(WAIT).untilAsserted(() ->
+                    assertThat(store.readings(device)).extracting(ReadingStore.Processed::seq).containsExactly(1, 2, 3));
+        } finally {
+            if (server.isShutdown()) {
+                // the next tests of this class need the broker
+                server.startup();
             }
         }
     }

@@ -1,8 +1,7 @@
 package io.tbactors.kafka.it;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.Map;
+import kafka.server.BrokerServer;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -20,23 +19,24 @@ final class TestBrokers {
         return start(new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS));
     }
 
-    /**
-     * @return a started single-node broker on a port that stays the same when the broker is restarted, so that the
-     *     clients find it where they knew it
-     * @throws IOException when no free port can be found
-     */
-    static EmbeddedKafkaKraftBroker startOnFixedPort() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        return start(new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS).kafkaPorts(port));
-    }
-
     private static EmbeddedKafkaKraftBroker start(EmbeddedKafkaKraftBroker broker) {
         broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
         broker.afterPropertiesSet();
         return broker;
+    }
+
+    /**
+     * Stops the broker of a started cluster (its controller goes on) and waits until it has stopped; started again
+     * with {@link BrokerServer#startup()}, it listens where it did.
+     *
+     * @param broker the embedded cluster
+     * @return its broker, stopped
+     */
+    static BrokerServer stopBrokerServer(EmbeddedKafkaKraftBroker broker) {
+        BrokerServer server = broker.getCluster().brokers().values().iterator().next();
+        server.shutdown();
+        server.awaitShutdown();
+        return server;
     }
 
     /** @param broker a broker, or null when it never started */
