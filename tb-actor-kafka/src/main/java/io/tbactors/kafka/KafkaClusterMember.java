@@ -6,8 +6,11 @@ import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.ActorSystemContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +58,9 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** Phase: after the actors start ({@code TbActorsLifecycle.PHASE}), stopping before the web server drains. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
+    /** How many of the last dead letters {@link #getRecentDeadLetters()} keeps. */
+    public static final int RECENT_DEAD_LETTERS = 10;
+
     private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
 
@@ -73,6 +79,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final LongAdder abandoned = new LongAdder();
     private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
     private final LongAdder deadLettered = new LongAdder();
+    private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
     private final LongAdder commitFailures = new LongAdder();
     private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
@@ -363,6 +370,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             written.whenComplete((ok, failure) -> {
                 if (failure == null) {
                     deadLettered.increment();
+                    remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
                     deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
                                     + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
                             deadLetters.getTopic(), attempts, why, error, suppressed));
@@ -698,6 +706,22 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** @return deliveries of records not completed within the processing timeout */
     public long getTimedOutCount() {
         return deliveries.getTimedOutCount();
+    }
+
+    private void remember(TbClusterDeadLetter deadLetter) {
+        synchronized (recentDeadLetters) {
+            if (recentDeadLetters.size() == RECENT_DEAD_LETTERS) {
+                recentDeadLetters.removeFirst();
+            }
+            recentDeadLetters.addLast(deadLetter);
+        }
+    }
+
+    /** @return the last records written to the dead-letter topic (at most {@value #RECENT_DEAD_LETTERS}), newest last */
+    public List<TbClusterDeadLetter> getRecentDeadLetters() {
+        synchronized (recentDeadLetters) {
+            return List.copyOf(recentDeadLetters);
+        }
     }
 
     /** @return offset commits that failed (each is retried at the next interval or left to the next owner) */

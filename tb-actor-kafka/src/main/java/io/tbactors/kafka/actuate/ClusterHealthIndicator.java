@@ -43,6 +43,7 @@ public class ClusterHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("lagUnknownPartitions", lag.entrySet().stream().filter(e -> e.getValue() < 0).map(Map.Entry::getKey).toList())
                 .withDetail("undecodableRecords", member.getUndecodableCount())
                 .withDetail("deadLetteredRecords", member.getDeadLetteredCount())
+                .withDetail("recentDeadLetters", member.getRecentDeadLetters())
                 .withDetail("commitFailures", member.getCommitFailureCount());
         ClusterConnectivity.Status reachability = connectivity.getStatus();
         if (reachability != null) {

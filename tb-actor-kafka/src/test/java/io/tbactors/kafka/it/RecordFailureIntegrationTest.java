@@ -26,6 +26,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
@@ -115,6 +116,14 @@ class RecordFailureIntegrationTest {
                 assertThat(Long.parseLong(header(deadLetter, DeadLetterPublisher.OFFSET_HEADER))).isNotNegative();
             }
             assertThat(node.member().getDeadLetteredCount()).isEqualTo(2);
+            assertThat(node.member().getRecentDeadLetters()).hasSize(2).allSatisfy(written -> {
+                assertThat(written.reason()).isEqualTo(DeadLetterPublisher.Reason.FAILED);
+                assertThat(written.attempts()).isEqualTo(3);
+                assertThat(written.entity()).startsWith(DEVICE + "|");
+            });
+            HealthIndicator health = node.context().getBean("actorsClusterHealthIndicator", HealthIndicator.class);
+            assertThat(health.health().getDetails()).containsEntry("deadLetteredRecords", 2L)
+                    .containsEntry("recentDeadLetters", node.member().getRecentDeadLetters());
             assertThat(node.meters().get(TbClusterMeterBinder.RECORDS_DEAD_LETTERED).functionCounter().count()).isEqualTo(2);
             assertThat(node.member().getFailedCount()).isEqualTo(6);
             for (UUID device : devices) {
