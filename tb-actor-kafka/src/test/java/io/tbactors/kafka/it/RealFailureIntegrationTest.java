@@ -209,6 +209,8 @@ class RealFailureIntegrationTest {
                     assertThat(down.getDetails()).containsEntry("broker", "unreachable").containsEntry("groupCoordinator", "unreachable");
                     assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
                 });
+                // down for longer than a send may take: senders see their sends refused (or their outcome unknown)
+                await().atMost(WAIT).until(() -> devices.resent.get() > 0);
                 server.startup();
 
                 await().atMost(WAIT).untilAsserted(() -> {
@@ -223,7 +225,6 @@ class RealFailureIntegrationTest {
                 log.info("Broker restart under load: {} readings acknowledged ({} before the stop), {} sends resent, {} of them with "
                                 + "an unknown outcome, {} stored, {} duplicates", devices.acks.get(), acksWhileDown, devices.resent.get(),
                         devices.outcomeUnknown.get(), store.size(), duplicates);
-                assertThat(devices.resent.get()).as("sends refused while the broker was down").isPositive();
                 assertThat(devices.acks.get()).isEqualTo(devices.ids.size() * devices.readingsEach);
                 assertThat(store.overlaps()).isZero();
             } finally {
