@@ -196,9 +196,10 @@ class RealFailureIntegrationTest {
             await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
-                Devices devices = new Devices(12, 50);
+                // enough readings that the devices are still posting when the broker is down
+                Devices devices = new Devices(12, 300);
                 List<Future<?>> posting = devices.post(senders, node);
-                await().atMost(WAIT).until(() -> devices.acks.get() >= devices.ids.size() * devices.readingsEach / 4);
+                await().atMost(WAIT).until(() -> devices.acks.get() >= 100);
 
                 BrokerServer server = TestBrokers.stopBrokerServer(broker);
                 int acksWhileDown = devices.acks.get();
