@@ -4,10 +4,10 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbEntityActorId;
 import io.tbactors.spring.ActorSystemContext;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
@@ -16,23 +16,30 @@ import lombok.extern.slf4j.Slf4j;
 
 /**
  * Hands messages for entities to the local root actor as {@link TbEntityMsg} envelopes, and hands them again (after
- * a short, growing delay) when an envelope comes back unprocessed, for instance because its actor was passivated or
- * stopped while the message waited, up to a bounded number of times.
+ * a delay that doubles each time, up to a bound) when an envelope comes back unprocessed, for instance because a
+ * mailbox was full or its actor was passivated or stopped while the message waited, up to a bounded number of times.
+ * A record read from Kafka is also handed again when its actor reports a failure or does not complete it within the
+ * processing timeout; a local send's failure goes to its sender instead.
  */
 @Slf4j
 final class EntityDeliveries {
 
     private final ActorSystemContext actorSystemContext;
     private final int maxRedeliveries;
-    private final Duration redeliveryDelay;
+    private final long redeliveryDelayMillis;
+    private final long maxRedeliveryDelayMillis;
+    private final long processingTimeoutMillis;
     private final LongAdder redelivered = new LongAdder();
     private final LongAdder notProcessed = new LongAdder();
     private final LongAdder failed = new LongAdder();
+    private final LongAdder timedOut = new LongAdder();
 
-    EntityDeliveries(ActorSystemContext actorSystemContext, int maxRedeliveries, Duration redeliveryDelay) {
+    EntityDeliveries(ActorSystemContext actorSystemContext, TbClusterProperties properties) {
         this.actorSystemContext = actorSystemContext;
-        this.maxRedeliveries = maxRedeliveries;
-        this.redeliveryDelay = redeliveryDelay;
+        this.maxRedeliveries = properties.getMaxRedeliveries();
+        this.redeliveryDelayMillis = Math.max(1, properties.getRedeliveryDelay().toMillis());
+        this.maxRedeliveryDelayMillis = Math.max(redeliveryDelayMillis, properties.getMaxRedeliveryDelay().toMillis());
+        this.processingTimeoutMillis = properties.getProcessingTimeout().toMillis();
     }
 
     /**
@@ -42,7 +49,8 @@ final class EntityDeliveries {
      * @param entityId the entity's id
      * @param payload the message
      * @param partition the entity's partition, or -1
-     * @param remote whether it came from a record
+     * @param remote whether it came from a record: then a failure or a timeout is delivered again too, and only
+     *     when the budget is spent does the outcome hear {@link Outcome#notProcessed}
      * @param stillWanted whether the message is still this node's to process: asked before each redelivery (false ends
      *     the delivery as not processed) and by {@link TbEntityMsg#isObsolete()}
      * @param outcome told the final result, once
@@ -76,7 +84,7 @@ final class EntityDeliveries {
             }
 
             @Override
-            public void notProcessed(TbActorStopReason reason, Throwable cause) {
+            public void notProcessed(TbActorStopReason reason, Throwable cause, int attempts) {
                 onDone.run();
                 if (cause == null && fallback != null) {
                     fallback.apply(reason).whenComplete((ignored, error) -> {
@@ -122,6 +130,19 @@ final class EntityDeliveries {
         return failed.sum();
     }
 
+    long getTimedOutCount() {
+        return timedOut.sum();
+    }
+
+    /**
+     * @param attempts deliveries so far, at least 1
+     * @return the delay before the next: the redelivery delay, doubled for each earlier redelivery, at most the bound
+     */
+    long backoffMillis(int attempts) {
+        int doublings = Math.min(attempts - 1, 30);
+        return Math.min(maxRedeliveryDelayMillis, redeliveryDelayMillis << doublings);
+    }
+
     /** The final result of a delivery. */
     interface Outcome {
 
@@ -129,12 +150,26 @@ final class EntityDeliveries {
         void processed();
 
         /**
-         * The message was not processed: the actor reported a failure or every attempt came back.
+         * The message was not processed: the actor reported a failure (a local send) or every attempt came back,
+         * failed or timed out.
          *
-         * @param reason why it was not processed, or null when the actor reported a failure
-         * @param cause the failure the actor reported, or null
+         * @param reason why the last attempt came back unprocessed, or null when it failed or timed out
+         * @param cause the failure the actor reported, a {@link TbProcessingTimeoutException}, or null
+         * @param attempts deliveries made
          */
-        void notProcessed(TbActorStopReason reason, Throwable cause);
+        void notProcessed(TbActorStopReason reason, Throwable cause, int attempts);
+
+        /**
+         * The message was not processed and is no longer this node's to retry: its partition was given up, or the
+         * actor system stops. By default the same as a final {@link #notProcessed}.
+         *
+         * @param reason why the last attempt came back
+         * @param cause the failure of the last attempt, or null
+         * @param attempts deliveries made
+         */
+        default void abandoned(TbActorStopReason reason, Throwable cause, int attempts) {
+            notProcessed(reason, cause, attempts);
+        }
     }
 
     private final class Delivery implements TbEntityMsg.Completion {
@@ -146,7 +181,8 @@ final class EntityDeliveries {
         private final boolean remote;
         private final BooleanSupplier stillWanted;
         private final Outcome outcome;
-        private int attempts;
+        private volatile int attempts;
+        private volatile ScheduledFuture<?> timeout;
 
         private Delivery(String entityType, UUID entityId, TbActorMsg payload, int partition, boolean remote,
                          BooleanSupplier stillWanted, Outcome outcome) {
@@ -162,6 +198,9 @@ final class EntityDeliveries {
         private void attempt() {
             attempts++;
             TbEntityMsg envelope = new TbEntityMsg(entityType, entityId, payload, partition, remote, this, stillWanted);
+            if (remote) {
+                scheduleTimeout(envelope);
+            }
             try {
                 actorSystemContext.tell(envelope);
             } catch (RuntimeException e) {
@@ -170,34 +209,69 @@ final class EntityDeliveries {
             }
         }
 
+        private void scheduleTimeout(TbEntityMsg envelope) {
+            try {
+                timeout = actorSystemContext.getScheduler().schedule(() -> envelope.timeOut(new TbProcessingTimeoutException(
+                        envelope + " was not completed within " + processingTimeoutMillis + "ms")),
+                        processingTimeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) {
+                // the scheduler is gone: the actor system stops, and the record will not be committed anyway
+                timeout = null;
+            }
+        }
+
+        private void cancelTimeout() {
+            ScheduledFuture<?> pending = timeout;
+            if (pending != null) {
+                pending.cancel(false);
+            }
+        }
+
         @Override
         public void processed() {
+            cancelTimeout();
             outcome.processed();
         }
 
         @Override
         public void failed(Throwable cause) {
-            failed.increment();
-            outcome.notProcessed(null, cause);
+            cancelTimeout();
+            if (cause instanceof TbProcessingTimeoutException) {
+                timedOut.increment();
+            } else {
+                failed.increment();
+            }
+            if (remote) {
+                retryOrGiveUp(null, cause);
+            } else {
+                outcome.notProcessed(null, cause, attempts);
+            }
         }
 
         @Override
         public void notProcessed(TbActorStopReason reason) {
-            boolean retry = attempts <= maxRedeliveries && actorSystemContext.isAcceptingMessages() && stillWanted.getAsBoolean();
-            if (!retry) {
+            cancelTimeout();
+            retryOrGiveUp(reason, null);
+        }
+
+        private void retryOrGiveUp(TbActorStopReason reason, Throwable cause) {
+            if (!actorSystemContext.isAcceptingMessages() || !stillWanted.getAsBoolean()) {
+                log.debug("{}|{} no longer this node's after {} attempt(s): {}", entityType, entityId, attempts, reason);
+                outcome.abandoned(reason, cause, attempts);
+                return;
+            }
+            if (attempts > maxRedeliveries) {
                 notProcessed.increment();
-                log.debug("{}|{} not processed after {} attempt(s): {}", entityType, entityId, attempts, reason);
-                outcome.notProcessed(reason, null);
+                log.debug("{}|{} not processed after {} attempt(s): {}", entityType, entityId, attempts, cause != null ? cause : reason);
+                outcome.notProcessed(reason, cause, attempts);
                 return;
             }
             redelivered.increment();
-            long delayMillis = redeliveryDelay.toMillis() * attempts;
             try {
-                actorSystemContext.getScheduler().schedule(this::attempt, delayMillis, TimeUnit.MILLISECONDS);
+                actorSystemContext.getScheduler().schedule(this::attempt, backoffMillis(attempts), TimeUnit.MILLISECONDS);
             } catch (RuntimeException e) {
                 // the scheduler is gone: the actor system stops
-                notProcessed.increment();
-                outcome.notProcessed(reason, null);
+                outcome.abandoned(reason, cause, attempts);
             }
         }
     }

@@ -51,8 +51,35 @@ public final class KafkaClientConfigs {
         producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         producer.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         producer.putAll(properties.getProducer());
+        boundBySendTimeout(producer, properties.getSendTimeout().toMillis());
 
         admin = base(kafkaProperties == null ? null : kafkaProperties.buildAdminProperties(), servers);
+    }
+
+    /**
+     * No send may block its caller, nor wait for Kafka's answer, longer than the send timeout: the producer's
+     * defaults (60 s blocked in send when Kafka is unreachable or the buffer full, 120 s until a record expires) would
+     * outlast any caller's reply timeout. The request timeout shrinks to fit, as Kafka requires
+     * delivery.timeout.ms >= linger.ms + request.timeout.ms.
+     */
+    private static void boundBySendTimeout(Map<String, Object> producer, long sendTimeoutMillis) {
+        int timeout = (int) Math.min(Integer.MAX_VALUE, sendTimeoutMillis);
+        long linger = millis(producer.get(ProducerConfig.LINGER_MS_CONFIG), 5);
+        long request = millis(producer.get(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG), 30_000);
+        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (long) timeout);
+        producer.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeout);
+        producer.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(1, Math.min(request, timeout - linger)));
+    }
+
+    private static long millis(Object value, long otherwise) {
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            return Long.parseLong(value.toString().strip());
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
     }
 
     private static String bootstrapServers(TbClusterProperties properties, KafkaProperties kafkaProperties,

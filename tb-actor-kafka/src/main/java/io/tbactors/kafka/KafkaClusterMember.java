@@ -6,8 +6,11 @@ import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.ActorSystemContext;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +58,9 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** Phase: after the actors start ({@code TbActorsLifecycle.PHASE}), stopping before the web server drains. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
+    /** How many of the last dead letters {@link #getRecentDeadLetters()} keeps. */
+    public static final int RECENT_DEAD_LETTERS = 10;
+
     private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
 
@@ -63,6 +70,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final ActorSystemContext actorSystemContext;
     private final EntityDeliveries deliveries;
     private final TopicPreparer topicPreparer;
+    private final DeadLetterPublisher deadLetters;
     private volatile PartitionTracker[] trackers = new PartitionTracker[0];
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder consumed = new LongAdder();
@@ -70,7 +78,13 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final LongAdder rebalances = new LongAdder();
     private final LongAdder abandoned = new LongAdder();
     private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
+    private final LongAdder deadLettered = new LongAdder();
+    private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
+    private final LongAdder commitFailures = new LongAdder();
     private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
+    private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
+    private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
@@ -88,15 +102,18 @@ public class KafkaClusterMember implements SmartLifecycle {
      * @param actorSystemContext where the records go
      * @param deliveries delivers to the root actor and redelivers what comes back
      * @param topicPreparer creates the topic when asked to and tells its partition count
+     * @param deadLetters writes the records given up to the dead-letter topic; closed when the member stops
      */
     KafkaClusterMember(TbClusterProperties properties, Supplier<Consumer<String, byte[]>> consumerFactory, TbActorMsgCodec codec,
-                       ActorSystemContext actorSystemContext, EntityDeliveries deliveries, TopicPreparer topicPreparer) {
+                       ActorSystemContext actorSystemContext, EntityDeliveries deliveries, TopicPreparer topicPreparer,
+                       DeadLetterPublisher deadLetters) {
         this.properties = properties;
         this.consumerFactory = consumerFactory;
         this.codec = codec;
         this.actorSystemContext = actorSystemContext;
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
+        this.deadLetters = deadLetters;
     }
 
     @Override
@@ -104,7 +121,9 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (running) {
             return;
         }
-        prepareTopic();
+        if (!properties.isStartWithoutKafka()) {
+            prepareTopic();
+        }
         consumer = consumerFactory.get();
         running = true;
         state = TbClusterMemberState.JOINING;
@@ -121,9 +140,13 @@ public class KafkaClusterMember implements SmartLifecycle {
      *
      * @return the topic's partition count
      */
-    synchronized int prepareTopic() {
+    int prepareTopic() {
+        return prepareTopic(TopicPreparer.START_TIMEOUT);
+    }
+
+    private synchronized int prepareTopic(Duration timeout) {
         if (partitionCount == 0) {
-            int count = topicPreparer.prepare();
+            int count = topicPreparer.prepare(timeout);
             PartitionTracker[] all = new PartitionTracker[count];
             for (int partition = 0; partition < count; partition++) {
                 all[partition] = new PartitionTracker(partition, inFlight);
@@ -153,6 +176,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        deadLetters.close();
         log.info("Left consumer group '{}' ({})", properties.getGroupId(), consumerThread.getName());
     }
 
@@ -168,6 +192,9 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private void run() {
         try {
+            if (!awaitTopic()) {
+                return;
+            }
             consumer.subscribe(List.of(properties.getTopic()), new RebalanceListener());
             while (running) {
                 pollOnce();
@@ -181,6 +208,38 @@ public class KafkaClusterMember implements SmartLifecycle {
             }
             state = TbClusterMemberState.STOPPED;
             stopped.countDown();
+        }
+    }
+
+    /**
+     * With {@code start-without-kafka}, tries to reach Kafka until it answers or the member stops.
+     *
+     * @return whether the topic is known
+     */
+    private boolean awaitTopic() {
+        while (running && partitionCount == 0) {
+            try {
+                prepareTopic(properties.getConnectivityCheckInterval());
+            } catch (RuntimeException e) {
+                lastError = e;
+                state = TbClusterMemberState.FAILED;
+                unreachableLog.warn(suppressed -> log.warn("Kafka not reachable yet; retrying every {} ({} more attempts since the last "
+                        + "report): {}", RETRY_BACKOFF, suppressed, e.getMessage()));
+                backOff();
+            }
+        }
+        if (running && state == TbClusterMemberState.FAILED) {
+            state = TbClusterMemberState.JOINING;
+        }
+        return partitionCount > 0;
+    }
+
+    private void backOff() {
+        try {
+            stopped.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            running = false;
         }
     }
 
@@ -203,12 +262,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             lastError = e;
             state = TbClusterMemberState.FAILED;
             log.error("Polling topic '{}' failed; retrying in {}", properties.getTopic(), RETRY_BACKOFF, e);
-            try {
-                stopped.await(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                running = false;
-            }
+            backOff();
         }
     }
 
@@ -235,20 +289,111 @@ public class KafkaClusterMember implements SmartLifecycle {
                     record.topic(), record.partition(), record.offset(), suppressed, e.toString()));
             return;
         }
-        long offset = record.offset();
-        tracker.handed(offset);
-        deliveries.deliver(entityType, entityId, msg, record.partition(), true, () -> tracker.isCurrent(generation),
-                new EntityDeliveries.Outcome() {
-                    @Override
-                    public void processed() {
-                        tracker.completed(generation, offset);
-                    }
+        tracker.handed(record.offset());
+        EntityLanes lanes = tracker.lanes();
+        String entity = entityType + "|" + entityId;
+        lanes.submit(entity, new RecordDelivery(record, entityType, entityId, msg, tracker, generation, lanes, entity));
+    }
 
-                    @Override
-                    public void notProcessed(TbActorStopReason reason, Throwable cause) {
-                        tracker.completed(generation, offset);
-                    }
-                });
+    /**
+     * One record on its way through its entity's queue: delivered when it reaches the head, delivered again while it
+     * fails or comes back, dead-lettered when its budget is spent; the entity's next record starts only after that.
+     */
+    private final class RecordDelivery implements EntityLanes.Task, EntityDeliveries.Outcome {
+
+        private final ConsumerRecord<String, byte[]> record;
+        private final String entityType;
+        private final UUID entityId;
+        private final TbActorMsg msg;
+        private final PartitionTracker tracker;
+        private final int generation;
+        private final EntityLanes lanes;
+        private final String entity;
+
+        private RecordDelivery(ConsumerRecord<String, byte[]> record, String entityType, UUID entityId, TbActorMsg msg,
+                               PartitionTracker tracker, int generation, EntityLanes lanes, String entity) {
+            this.record = record;
+            this.entityType = entityType;
+            this.entityId = entityId;
+            this.msg = msg;
+            this.tracker = tracker;
+            this.generation = generation;
+            this.lanes = lanes;
+            this.entity = entity;
+        }
+
+        private boolean isCurrent() {
+            return tracker.isCurrent(generation);
+        }
+
+        @Override
+        public void start() {
+            if (!isCurrent()) {
+                lanes.drop(entity);
+                return;
+            }
+            deliveries.deliver(entityType, entityId, msg, record.partition(), true, this::isCurrent, this);
+        }
+
+        @Override
+        public void drop() {
+            tracker.held(generation, record.offset());
+        }
+
+        @Override
+        public void processed() {
+            tracker.completed(generation, record.offset());
+            lanes.next(entity);
+        }
+
+        @Override
+        public void notProcessed(TbActorStopReason reason, Throwable cause, int attempts) {
+            DeadLetterPublisher.Reason why = DeadLetterPublisher.Reason.of(cause);
+            String error = cause == null ? String.valueOf(reason) : cause.getClass().getName() + ": " + cause.getMessage();
+            deadLetter(why, error, attempts);
+        }
+
+        @Override
+        public void abandoned(TbActorStopReason reason, Throwable cause, int attempts) {
+            // this node stops or gave the partition up: the record stays uncommitted for the next owner
+            drop();
+            lanes.drop(entity);
+        }
+
+        private void deadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
+            CompletableFuture<Void> written;
+            try {
+                written = deadLetters.publish(record, why, error, attempts);
+            } catch (RuntimeException e) {
+                written = CompletableFuture.failedFuture(e);
+            }
+            written.whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    deadLettered.increment();
+                    remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
+                    deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
+                                    + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
+                            deadLetters.getTopic(), attempts, why, error, suppressed));
+                    processed();
+                } else if (isCurrent() && running) {
+                    deadLetterLog.warn(suppressed -> log.warn("Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since the "
+                                    + "last report): {}", record.topic(), record.partition(), record.offset(), deadLetters.getTopic(),
+                            properties.getMaxRedeliveryDelay(), suppressed, failure.toString()));
+                    retryDeadLetter(why, error, attempts);
+                } else {
+                    abandoned(null, failure, attempts);
+                }
+            });
+        }
+
+        private void retryDeadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
+            try {
+                actorSystemContext.getScheduler().schedule(() -> deadLetter(why, error, attempts),
+                        properties.getMaxRedeliveryDelay().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) {
+                abandoned(null, e, attempts);
+            }
+        }
     }
 
     private static String requiredHeader(ConsumerRecord<?, ?> record, String name) {
@@ -335,12 +480,15 @@ public class KafkaClusterMember implements SmartLifecycle {
                 positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
+                commitFailures.increment();
                 log.warn("Committing {} failed; their records after the last commit will be delivered again", offsets.keySet(), e);
             }
         } else {
             consumer.commitAsync(offsets, (committed, error) -> {
                 if (error != null) {
-                    log.debug("Committing {} failed; retried at the next interval: {}", committed.keySet(), error.toString());
+                    commitFailures.increment();
+                    commitLog.warn(suppressed -> log.warn("Committing {} failed; retried at the next interval ({} more failures since the "
+                            + "last report): {}", offsets.keySet(), suppressed, error.toString()));
                     return;
                 }
                 positions.forEach((partition, offset) -> {
@@ -548,6 +696,48 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** @return messages whose processing the actor reported as failed */
     public long getFailedCount() {
         return deliveries.getFailedCount();
+    }
+
+    /** @return records written to the dead-letter topic after their redeliveries */
+    public long getDeadLetteredCount() {
+        return deadLettered.sum();
+    }
+
+    /** @return deliveries of records not completed within the processing timeout */
+    public long getTimedOutCount() {
+        return deliveries.getTimedOutCount();
+    }
+
+    private void remember(TbClusterDeadLetter deadLetter) {
+        synchronized (recentDeadLetters) {
+            if (recentDeadLetters.size() == RECENT_DEAD_LETTERS) {
+                recentDeadLetters.removeFirst();
+            }
+            recentDeadLetters.addLast(deadLetter);
+        }
+    }
+
+    /** @return the last records written to the dead-letter topic (at most {@value #RECENT_DEAD_LETTERS}), newest last */
+    public List<TbClusterDeadLetter> getRecentDeadLetters() {
+        synchronized (recentDeadLetters) {
+            return List.copyOf(recentDeadLetters);
+        }
+    }
+
+    /** @return offset commits that failed (each is retried at the next interval or left to the next owner) */
+    public long getCommitFailureCount() {
+        return commitFailures.sum();
+    }
+
+    /**
+     * @param partition a partition
+     * @return how long the oldest record of the partition handed and not yet completed has been in flight, or null
+     *     when the partition is not owned or has none
+     */
+    public Duration getOldestInFlight(int partition) {
+        PartitionTracker tracker = tracker(partition);
+        long nanos = tracker == null ? -1 : tracker.oldestInFlightNanos();
+        return nanos < 0 ? null : Duration.ofNanos(nanos);
     }
 
     /** @return the cluster's settings */

@@ -7,8 +7,11 @@ import io.tbactors.kafka.codec.TbEncodedMsg;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -17,6 +20,9 @@ import org.springframework.kafka.support.SendResult;
 /**
  * The router of a cluster member: a message for an entity whose partition this node owns (and has read up to its
  * assignment) is told locally; any other goes to Kafka, keyed by the entity id, on the entity's partition.
+ *
+ * <p>A send through Kafka takes at most {@code send-timeout}, blocking included; one the producer took but Kafka did
+ * not confirm in time fails with {@link TbClusterSendOutcomeUnknownException}: it may still land.
  *
  * <p>A local message that comes back unprocessed because the partition was given up meanwhile is sent through Kafka
  * to the new owner rather than failed. The router owns the cluster's producer, closed with it.
@@ -47,7 +53,12 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
     public CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg) {
         EntityDeliveries.requireValid(entityType, entityId, msg);
         codec.checkEncodable(msg.getClass());
-        int partition = EntityPartitioner.partition(entityId, partitionCount());
+        int count = partitionCount();
+        if (count == 0) {
+            return CompletableFuture.failedFuture(new IllegalStateException("The message for " + entityType + "|" + entityId
+                    + " was not sent: this node has not reached Kafka yet (" + TbClusterProperties.PREFIX + ".start-without-kafka)"));
+        }
+        int partition = EntityPartitioner.partition(entityId, count);
         PartitionTracker tracker = properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED
                 ? member.tracker(partition) : null;
         if (tracker == null) {
@@ -75,7 +86,11 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
 
     @Override
     public boolean isLocal(UUID entityId) {
-        PartitionTracker tracker = member.tracker(EntityPartitioner.partition(entityId, partitionCount()));
+        int count = partitionCount();
+        if (count == 0) {
+            return false;
+        }
+        PartitionTracker tracker = member.tracker(EntityPartitioner.partition(entityId, count));
         return properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED && tracker != null
                 && tracker.state() == PartitionTracker.State.OWNED;
     }
@@ -100,11 +115,16 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         record.headers().add(KafkaClusterMember.TYPE_HEADER, encoded.type().getBytes(StandardCharsets.UTF_8));
         record.headers().add(KafkaClusterMember.ENTITY_TYPE_HEADER, entityType.getBytes(StandardCharsets.UTF_8));
         sentRemotely.increment();
+        long started = System.nanoTime();
         CompletableFuture<SendResult<String, byte[]>> sent;
         try {
             sent = kafkaTemplate.send(record);
         } catch (RuntimeException e) {
             sent = CompletableFuture.failedFuture(e);
+        }
+        if (!sent.isDone()) {
+            // the producer took the record: a failure from now on may hide a write that still lands
+            sent = boundedBySendTimeout(sent, entityType, entityId, started);
         }
         if (tracker != null) {
             sent = sent.whenComplete((result, error) ->
@@ -113,9 +133,40 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         return sent.thenApply(result -> null);
     }
 
+    private CompletableFuture<SendResult<String, byte[]>> boundedBySendTimeout(CompletableFuture<SendResult<String, byte[]>> sent,
+                                                                          String entityType, UUID entityId, long started) {
+        long left = properties.getSendTimeout().toNanos() - (System.nanoTime() - started);
+        CompletableFuture<SendResult<String, byte[]>> bounded = new CompletableFuture<>();
+        sent.orTimeout(Math.max(1, left), TimeUnit.NANOSECONDS).whenComplete((result, error) -> {
+            if (error == null) {
+                bounded.complete(result);
+            } else if (mayStillLand(error)) {
+                bounded.completeExceptionally(new TbClusterSendOutcomeUnknownException("Kafka did not confirm the message for " + entityType
+                        + "|" + entityId + " within " + properties.getSendTimeout() + "; it may still be written and processed",
+                        error));
+            } else {
+                bounded.completeExceptionally(error);
+            }
+        });
+        return bounded;
+    }
+
+    private static boolean mayStillLand(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof TimeoutException || cause instanceof RetriableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return the topic's partition count, or 0 while a node started without Kafka has not reached it */
     private int partitionCount() {
         int count = member.getPartitionCount();
-        return count > 0 ? count : member.prepareTopic();
+        if (count > 0 || properties.isStartWithoutKafka()) {
+            return count;
+        }
+        return member.prepareTopic();
     }
 
     @Override

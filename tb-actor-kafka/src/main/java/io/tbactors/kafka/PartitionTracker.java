@@ -1,5 +1,6 @@
 package io.tbactors.kafka;
 
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,9 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * records handed to the actors and not yet completed, the local sends in flight, and this node's own sends through
  * Kafka that the consumer may not have read yet.
  *
- * <p>The committable position is contiguous: the lowest offset still in flight, or the offset after the last record
- * handed when none is. Records complete in any order (different entities, different actors); the commit never
- * passes one that has not completed.
+ * <p>The committable position is contiguous: the lowest offset still in flight or held (given up by this node
+ * without being processed), or the offset after the last record handed when none is. Records complete in any order
+ * (different entities, different actors); the commit never passes one that has not completed.
  *
  * <p>Local sends start only once the partition is caught up: read up to its end offset at assignment and past every
  * record this node itself sent to it, with none of those sends still unanswered. Until then a sender whose earlier
@@ -43,7 +44,11 @@ final class PartitionTracker {
 
     private final int partition;
     private final AtomicInteger nodeInFlight;
-    private final TreeSet<Long> inFlightOffsets = new TreeSet<>();
+    /** Offsets handed in the current generation and not completed, with the time each was handed. */
+    private final TreeMap<Long, Long> inFlightOffsets = new TreeMap<>();
+    /** Offsets this node will not process (given up while stopping or revoking): they hold the commit back. */
+    private final TreeSet<Long> heldOffsets = new TreeSet<>();
+    private EntityLanes lanes = new EntityLanes();
     private State state = State.NOT_OWNED;
     private int generation;
     private int localInFlight;
@@ -94,6 +99,8 @@ final class PartitionTracker {
     /** @return the generation of the assignment that starts now */
     synchronized int assign() {
         dropInFlight();
+        lanes.close();
+        lanes = new EntityLanes();
         state = State.CATCHING_UP;
         generation++;
         nextOffset = -1;
@@ -105,6 +112,11 @@ final class PartitionTracker {
 
     synchronized int generation() {
         return generation;
+    }
+
+    /** @return the per-entity queues of the current generation's records */
+    synchronized EntityLanes lanes() {
+        return lanes;
     }
 
     /**
@@ -157,7 +169,7 @@ final class PartitionTracker {
 
     /** @param offset a record handed to the actors in the current generation */
     synchronized void handed(long offset) {
-        inFlightOffsets.add(offset);
+        inFlightOffsets.put(offset, System.nanoTime());
         nodeInFlight.incrementAndGet();
         nextOffset = offset + 1;
     }
@@ -172,12 +184,29 @@ final class PartitionTracker {
      * @param offset a handed record that completed, processed or told why not
      */
     synchronized void completed(int recordGeneration, long offset) {
-        if (recordGeneration == generation && inFlightOffsets.remove(offset)) {
+        if (recordGeneration == generation && inFlightOffsets.remove(offset) != null) {
             nodeInFlight.decrementAndGet();
             if (state == State.REVOKING) {
                 notifyAll();
             }
         }
+    }
+
+    /**
+     * @param recordGeneration the generation the record was handed in
+     * @param offset a handed record this node will not process: it stops being awaited, and the commit stays below it
+     */
+    synchronized void held(int recordGeneration, long offset) {
+        if (recordGeneration == generation && inFlightOffsets.remove(offset) != null) {
+            heldOffsets.add(offset);
+            nodeInFlight.decrementAndGet();
+            notifyAll();
+        }
+    }
+
+    /** @return nanoseconds since the oldest record in flight was handed, or -1 when none is */
+    synchronized long oldestInFlightNanos() {
+        return inFlightOffsets.isEmpty() ? -1 : System.nanoTime() - inFlightOffsets.firstEntry().getValue();
     }
 
     /** @return records handed and not yet completed */
@@ -190,7 +219,10 @@ final class PartitionTracker {
         if (nextOffset < 0) {
             return -1;
         }
-        long position = inFlightOffsets.isEmpty() ? nextOffset : inFlightOffsets.first();
+        long position = inFlightOffsets.isEmpty() ? nextOffset : inFlightOffsets.firstKey();
+        if (!heldOffsets.isEmpty()) {
+            position = Math.min(position, heldOffsets.first());
+        }
         return position > committedOffset ? position : -1;
     }
 
@@ -222,6 +254,7 @@ final class PartitionTracker {
     synchronized void release() {
         state = State.NOT_OWNED;
         dropInFlight();
+        lanes.close();
         lag = -1;
         notifyAll();
     }
@@ -229,6 +262,7 @@ final class PartitionTracker {
     private void dropInFlight() {
         nodeInFlight.addAndGet(-inFlightOffsets.size());
         inFlightOffsets.clear();
+        heldOffsets.clear();
     }
 
     long lag() {

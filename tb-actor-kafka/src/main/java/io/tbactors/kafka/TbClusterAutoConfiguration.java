@@ -18,6 +18,9 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import java.util.function.Consumer;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -51,7 +54,7 @@ public class TbClusterAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     EntityDeliveries tbClusterDeliveries(ActorSystemContext actorSystemContext, TbClusterProperties properties) {
-        return new EntityDeliveries(actorSystemContext, properties.getMaxRedeliveries(), properties.getRedeliveryDelay());
+        return new EntityDeliveries(actorSystemContext, properties);
     }
 
     @Bean
@@ -78,7 +81,23 @@ public class TbClusterAutoConfiguration {
                                                 ActorSystemContext actorSystemContext, EntityDeliveries deliveries) {
             DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(configs.consumer());
             return new KafkaClusterMember(properties, consumers::createConsumer, codec, actorSystemContext, deliveries,
-                    new TopicPreparer(properties, configs.admin()));
+                    new TopicPreparer(properties, configs.admin()),
+                    new DeadLetterPublisher(properties.deadLetterTopicName(), new DefaultKafkaProducerFactory<>(configs.producer())));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        ClusterConnectivity tbClusterConnectivity(TbClusterProperties properties, KafkaClientConfigs configs,
+                                                  ApplicationEventPublisher publisher,
+                                                  ObjectProvider<ApplicationAvailability> availability) {
+            Consumer<ClusterConnectivity.Status> readiness = properties.isRefuseTrafficWhileUnreachable()
+                    ? new ReadinessFollowsKafka(publisher, () -> {
+                        ApplicationAvailability current = availability.getIfAvailable();
+                        return current == null ? null : current.getReadinessState();
+                    })
+                    : status -> { };
+            return new ClusterConnectivity(configs.admin(), properties.getGroupId(), properties.getConnectivityCheckInterval(),
+                    readiness);
         }
 
         @Bean
@@ -96,8 +115,8 @@ public class TbClusterAutoConfiguration {
 
             @Bean
             @ConditionalOnMissingBean(name = "actorsClusterHealthIndicator")
-            ClusterHealthIndicator actorsClusterHealthIndicator(KafkaClusterMember member) {
-                return new ClusterHealthIndicator(member);
+            ClusterHealthIndicator actorsClusterHealthIndicator(KafkaClusterMember member, ClusterConnectivity connectivity) {
+                return new ClusterHealthIndicator(member, connectivity);
             }
         }
 

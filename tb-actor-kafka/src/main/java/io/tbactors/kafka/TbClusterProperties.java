@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -55,11 +56,48 @@ public class TbClusterProperties {
     /** Longest wait, on revocation and shutdown, for the records of the partitions given up to complete. */
     private Duration revocationTimeout = Duration.ofSeconds(10);
 
-    /** Times a message that came back unprocessed (actor stopped or passivated meanwhile) is delivered again; 0 or more. */
+    /**
+     * Times a message is delivered again after it came back unprocessed (mailbox full, actor stopped or passivated)
+     * or, for a record, after its actor reported a failure or its processing timed out; 0 or more. A record still not
+     * processed then goes to the dead-letter topic.
+     */
     private int maxRedeliveries = 3;
 
-    /** Delay before delivering an unprocessed message again, multiplied by the attempt. */
+    /** Delay before the first redelivery; it doubles with each further one, up to max-redelivery-delay. */
     private Duration redeliveryDelay = Duration.ofMillis(100);
+
+    /** Longest delay between two deliveries of one message. */
+    private Duration maxRedeliveryDelay = Duration.ofSeconds(5);
+
+    /**
+     * Longest time a record's actor may take to complete it (processed or failed) before that delivery counts as
+     * failed and the record is delivered again.
+     */
+    private Duration processingTimeout = Duration.ofSeconds(30);
+
+    /**
+     * Topic of the records given up after their redeliveries, with the reason in headers; unset: the topic's name
+     * followed by {@code .dlt}.
+     */
+    private String deadLetterTopic;
+
+    /**
+     * Longest time a send through Kafka may take, blocking included: the producer's max.block.ms and
+     * delivery.timeout.ms. Keep it below the reply timeout of whoever waits for the send.
+     */
+    private Duration sendTimeout = Duration.ofSeconds(5);
+
+    /**
+     * Whether the node starts while Kafka cannot be reached: it keeps trying to join in the background, sends fail at
+     * once until it knows the topic, and its readiness refuses traffic meanwhile. Off, start-up fails after 30 s.
+     */
+    private boolean startWithoutKafka;
+
+    /** How often this node asks Kafka whether a broker and the group's coordinator answer; also each check's timeout. */
+    private Duration connectivityCheckInterval = Duration.ofSeconds(5);
+
+    /** Whether this node's readiness refuses traffic while a broker or the group's coordinator cannot be reached. */
+    private boolean refuseTrafficWhileUnreachable = true;
 
     /** Message types that may cross the wire with the default JSON codec, by the name written in each record. */
     private Map<String, Class<?>> messageTypes = new LinkedHashMap<>();
@@ -98,7 +136,53 @@ public class TbClusterProperties {
         positive("commit-interval", commitInterval);
         positive("revocation-timeout", revocationTimeout);
         positive("redelivery-delay", redeliveryDelay);
+        positive("max-redelivery-delay", maxRedeliveryDelay);
+        positive("processing-timeout", processingTimeout);
+        positive("send-timeout", sendTimeout);
+        positive("connectivity-check-interval", connectivityCheckInterval);
+        if (deadLetterTopic != null) {
+            requireText("dead-letter-topic", deadLetterTopic);
+            if (deadLetterTopic.equals(topic)) {
+                throw new InvalidTbActorsPropertyException(PREFIX + ".dead-letter-topic", deadLetterTopic,
+                        "a topic other than " + PREFIX + ".topic");
+            }
+        }
         validateMessageTypes();
+        validateClientOverrides();
+    }
+
+    /** Kafka client settings the cluster's delivery guarantees rest on: an override may only confirm them. */
+    private void validateClientOverrides() {
+        forbid("consumer", consumer, "group.id", "not set here: use " + PREFIX + ".group-id");
+        requireValue("consumer", consumer, "enable.auto.commit", "false");
+        forbid("consumer", consumer, "key.deserializer", "not set here: the cluster reads keys and values as it wrote them");
+        forbid("consumer", consumer, "value.deserializer", "not set here: the cluster reads keys and values as it wrote them");
+        requireValue("producer", producer, "acks", "all", "-1");
+        requireValue("producer", producer, "enable.idempotence", "true");
+        forbid("producer", producer, "transactional.id", "not set here: the cluster's producer is not transactional");
+        forbid("producer", producer, "key.serializer", "not set here: encode messages with a TbActorMsgCodec bean");
+        forbid("producer", producer, "value.serializer", "not set here: encode messages with a TbActorMsgCodec bean");
+        forbid("producer", producer, "max.block.ms", "not set here: use " + PREFIX + ".send-timeout");
+        forbid("producer", producer, "delivery.timeout.ms", "not set here: use " + PREFIX + ".send-timeout");
+    }
+
+    private static void requireValue(String client, Map<String, String> overrides, String key, String... allowed) {
+        String value = overrides.get(key);
+        if (value != null && !List.of(allowed).contains(value.strip().toLowerCase(Locale.ROOT))) {
+            throw new InvalidTbActorsPropertyException(PREFIX + "." + client + "[" + key + "]", value,
+                    String.join(" or ", allowed) + " (anything else weakens delivery), or leave it unset");
+        }
+    }
+
+    private static void forbid(String client, Map<String, String> overrides, String key, String allowed) {
+        if (overrides.containsKey(key)) {
+            throw new InvalidTbActorsPropertyException(PREFIX + "." + client + "[" + key + "]", overrides.get(key), allowed);
+        }
+    }
+
+    /** @return the dead-letter topic: the one set, or the topic's name followed by {@code .dlt} */
+    public String deadLetterTopicName() {
+        return deadLetterTopic != null ? deadLetterTopic : topic + ".dlt";
     }
 
     private void validateMessageTypes() {
@@ -250,6 +334,62 @@ public class TbClusterProperties {
 
     public void setRedeliveryDelay(Duration redeliveryDelay) {
         this.redeliveryDelay = redeliveryDelay;
+    }
+
+    public Duration getMaxRedeliveryDelay() {
+        return maxRedeliveryDelay;
+    }
+
+    public void setMaxRedeliveryDelay(Duration maxRedeliveryDelay) {
+        this.maxRedeliveryDelay = maxRedeliveryDelay;
+    }
+
+    public Duration getProcessingTimeout() {
+        return processingTimeout;
+    }
+
+    public void setProcessingTimeout(Duration processingTimeout) {
+        this.processingTimeout = processingTimeout;
+    }
+
+    public String getDeadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    public void setDeadLetterTopic(String deadLetterTopic) {
+        this.deadLetterTopic = deadLetterTopic;
+    }
+
+    public Duration getSendTimeout() {
+        return sendTimeout;
+    }
+
+    public void setSendTimeout(Duration sendTimeout) {
+        this.sendTimeout = sendTimeout;
+    }
+
+    public boolean isStartWithoutKafka() {
+        return startWithoutKafka;
+    }
+
+    public void setStartWithoutKafka(boolean startWithoutKafka) {
+        this.startWithoutKafka = startWithoutKafka;
+    }
+
+    public Duration getConnectivityCheckInterval() {
+        return connectivityCheckInterval;
+    }
+
+    public void setConnectivityCheckInterval(Duration connectivityCheckInterval) {
+        this.connectivityCheckInterval = connectivityCheckInterval;
+    }
+
+    public boolean isRefuseTrafficWhileUnreachable() {
+        return refuseTrafficWhileUnreachable;
+    }
+
+    public void setRefuseTrafficWhileUnreachable(boolean refuseTrafficWhileUnreachable) {
+        this.refuseTrafficWhileUnreachable = refuseTrafficWhileUnreachable;
     }
 
     public Map<String, Class<?>> getMessageTypes() {

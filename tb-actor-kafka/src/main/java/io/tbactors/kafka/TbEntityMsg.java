@@ -5,6 +5,8 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbEntityActorId;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
@@ -14,9 +16,10 @@ import java.util.function.BooleanSupplier;
  * once it has handled the payload, or {@link #onFailure(Throwable)} when handling it failed.
  *
  * <p>That call is what lets the cluster commit the record's offset (at-least-once: a record is never committed before
- * it was processed or told why it was not) and what completes a local {@link TbClusterRouter#send}. An envelope that
- * never reaches an actor, or whose actor stops first, is completed by {@link #onTbActorStopped} and delivered again
- * up to {@code tb.actors.cluster.max-redeliveries} times. Only the first completion counts.
+ * it was processed or told why it was not) and what completes a local {@link TbClusterRouter#send}. The call may come
+ * later from any thread, once asynchronous work is done: see {@link #completeWhen}. An envelope that never reaches an
+ * actor, or whose actor stops first, is completed by {@link #onTbActorStopped} and delivered again up to
+ * {@code tb.actors.cluster.max-redeliveries} times. Only the first completion counts.
  */
 public final class TbEntityMsg implements TbActorMsg {
 
@@ -142,8 +145,10 @@ public final class TbEntityMsg implements TbActorMsg {
     }
 
     /**
-     * Reports that handling the payload failed. The message is not delivered again (that could block its
-     * partition); a local sender sees the failure.
+     * Reports that handling the payload failed. A local sender sees the failure. A record read from Kafka is
+     * delivered again (after a growing delay, while the entity's later records wait), up to
+     * {@code tb.actors.cluster.max-redeliveries} times, then written to the dead-letter topic; only then is its
+     * offset committed.
      *
      * @param cause why it failed
      */
@@ -151,6 +156,35 @@ public final class TbEntityMsg implements TbActorMsg {
         Objects.requireNonNull(cause, "cause must not be null");
         if (completed.compareAndSet(false, true)) {
             completion.failed(cause);
+        }
+    }
+
+    /**
+     * Completes this envelope when asynchronous work on its payload completes: {@link #onProcessed()} when the work
+     * succeeds, {@link #onFailure} with its cause when it fails. For an actor that hands the payload on (a save, a
+     * rule chain) and returns: the record's offset is committed, and a local send completes, only once the work is
+     * done. Work that takes longer than {@code tb.actors.cluster.processing-timeout} counts as failed for a record.
+     *
+     * @param work the work on the payload
+     * @param <T> what the work yields
+     * @return the same work, to chain on
+     */
+    public <T> CompletionStage<T> completeWhen(CompletionStage<T> work) {
+        Objects.requireNonNull(work, "work must not be null");
+        work.whenComplete((result, error) -> {
+            if (error == null) {
+                onProcessed();
+            } else {
+                onFailure(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+            }
+        });
+        return work;
+    }
+
+    /** Completes this envelope as failed because it was not completed in time; a later completion is ignored. */
+    void timeOut(TbProcessingTimeoutException timeout) {
+        if (completed.compareAndSet(false, true)) {
+            completion.failed(timeout);
         }
     }
 

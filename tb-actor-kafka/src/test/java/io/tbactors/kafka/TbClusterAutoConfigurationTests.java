@@ -11,6 +11,7 @@ import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.TbActorsAutoConfiguration;
 import io.tbactors.spring.TbActorsFailureAnalyzer;
 import io.tbactors.spring.TbRootActorCreator;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -19,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
 class TbClusterAutoConfigurationTests {
 
     /** What the test root does with each envelope. */
-    enum Behaviour { PROCESS, FAIL, STOP_ONCE, STOP_ALWAYS }
+    enum Behaviour { PROCESS, FAIL, STOP_ONCE, STOP_ALWAYS, LATER }
 
     record Ping(int n) implements TbActorMsg {
     }
@@ -46,11 +48,13 @@ class TbClusterAutoConfigurationTests {
         private final Behaviour behaviour;
         private final List<TbEntityMsg> seen;
         private final AtomicInteger attempts;
+        private final CompletableFuture<String> work;
 
-        RecordingRoot(Behaviour behaviour, List<TbEntityMsg> seen, AtomicInteger attempts) {
+        RecordingRoot(Behaviour behaviour, List<TbEntityMsg> seen, AtomicInteger attempts, CompletableFuture<String> work) {
             this.behaviour = behaviour;
             this.seen = seen;
             this.attempts = attempts;
+            this.work = work;
         }
 
         @Override
@@ -63,6 +67,7 @@ class TbClusterAutoConfigurationTests {
             switch (behaviour) {
                 case PROCESS -> entityMsg.onProcessed();
                 case FAIL -> entityMsg.onFailure(new IllegalStateException("broken device"));
+                case LATER -> entityMsg.completeWhen(work.thenApply(String::strip));
                 case STOP_ONCE -> {
                     if (attempt == 1) {
                         entityMsg.onTbActorStopped(TbActorStopReason.IDLE);
@@ -81,6 +86,12 @@ class TbClusterAutoConfigurationTests {
 
         final List<TbEntityMsg> seen = new CopyOnWriteArrayList<>();
         final AtomicInteger attempts = new AtomicInteger();
+        final CompletableFuture<String> work = new CompletableFuture<>();
+
+        @Bean
+        CompletableFuture<String> work() {
+            return work;
+        }
 
         @Bean
         List<TbEntityMsg> seenMessages() {
@@ -95,7 +106,7 @@ class TbClusterAutoConfigurationTests {
         @Bean
         TbRootActorCreator root(Environment environment) {
             Behaviour behaviour = Behaviour.valueOf(environment.getProperty("test.behaviour", "PROCESS"));
-            return TestRoots.root(() -> new RecordingRoot(behaviour, seen, attempts));
+            return TestRoots.root(() -> new RecordingRoot(behaviour, seen, attempts, work));
         }
     }
 
@@ -137,6 +148,34 @@ class TbClusterAutoConfigurationTests {
             assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(TbClusterDeliveryException.class).hasMessageContaining("broken device")
                     .satisfies(e -> assertThat(((TbClusterDeliveryException) e).getReason()).isNull());
+        });
+    }
+
+    @Test
+    void anEnvelopeCompletedByAsynchronousWorkCompletesTheSendOnlyWhenTheWorkIsDone() {
+        runner.withPropertyValues("test.behaviour=LATER").run(context -> {
+            CompletableFuture<Void> sent = context.getBean(TbClusterRouter.class).send("DEVICE", UUID.randomUUID(), new Ping(1));
+            @SuppressWarnings("unchecked")
+            List<TbEntityMsg> seen = context.getBean("seenMessages", List.class);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 1);
+            assertThat(sent).as("the actor returned, the work goes on").isNotDone();
+            assertThat(seen.get(0).isCompleted()).isFalse();
+
+            context.getBean("work", CompletableFuture.class).complete(" saved ");
+
+            sent.get(10, TimeUnit.SECONDS);
+            assertThat(seen.get(0).isCompleted()).isTrue();
+        });
+    }
+
+    @Test
+    void anEnvelopeWhoseAsynchronousWorkFailsFailsTheSendWithTheWorksCause() {
+        runner.withPropertyValues("test.behaviour=LATER").run(context -> {
+            CompletableFuture<Void> sent = context.getBean(TbClusterRouter.class).send("DEVICE", UUID.randomUUID(), new Ping(1));
+            context.getBean("work", CompletableFuture.class).completeExceptionally(new IllegalStateException("disk full"));
+            assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(TbClusterDeliveryException.class).hasMessageContaining("disk full")
+                    .hasRootCauseInstanceOf(IllegalStateException.class);
         });
     }
 
@@ -204,7 +243,19 @@ class TbClusterAutoConfigurationTests {
         "tb.actors.cluster.commit-interval; -1s; PT-1S; a positive duration",
         "tb.actors.cluster.revocation-timeout; 0ms; PT0S; a positive duration",
         "tb.actors.cluster.redelivery-delay; 0ms; PT0S; a positive duration",
-        "tb.actors.cluster.message-types.ping; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg"
+        "tb.actors.cluster.message-types.ping; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg",
+        "tb.actors.cluster.max-redelivery-delay; 0s; PT0S; a positive duration",
+        "tb.actors.cluster.processing-timeout; 0s; PT0S; a positive duration",
+        "tb.actors.cluster.send-timeout; -5s; PT-5S; a positive duration",
+        "tb.actors.cluster.dead-letter-topic; tb-actors.entities; tb-actors.entities; a topic other than tb.actors.cluster.topic",
+        "tb.actors.cluster.consumer[enable.auto.commit]; true; true; false (anything else weakens delivery), or leave it unset",
+        "tb.actors.cluster.consumer[group.id]; other; other; use tb.actors.cluster.group-id",
+        "tb.actors.cluster.consumer[value.deserializer]; x.Y; x.Y; not set here",
+        "tb.actors.cluster.producer[acks]; 1; 1; all or -1 (anything else weakens delivery), or leave it unset",
+        "tb.actors.cluster.producer[enable.idempotence]; false; false; true (anything else weakens delivery), or leave it unset",
+        "tb.actors.cluster.producer[transactional.id]; tx; tx; not set here",
+        "tb.actors.cluster.producer[delivery.timeout.ms]; 120000; 120000; use tb.actors.cluster.send-timeout",
+        "tb.actors.cluster.producer[max.block.ms]; 60000; 60000; use tb.actors.cluster.send-timeout"
     })
     void anInvalidClusterPropertyFailsStartUpWithAnAnalysisNamingIt(String property, String value, String shown, String allowed) {
         runner.withPropertyValues("tb.actors.cluster.enabled=true", property + "=" + value).run(context -> {
@@ -214,6 +265,17 @@ class TbClusterAutoConfigurationTests {
             assertThat(analysis.getDescription()).isEqualTo("Invalid value '" + shown.strip() + "' for property '" + property + "'.");
             assertThat(analysis.getAction()).contains(allowed);
         });
+    }
+
+    @Test
+    void overridesThatOnlyConfirmTheDeliverySettingsAreAccepted() {
+        TbClusterProperties properties = new TbClusterProperties();
+        properties.getConsumer().put("enable.auto.commit", "false");
+        properties.getProducer().put("acks", "-1");
+        properties.getProducer().put("enable.idempotence", "TRUE");
+        properties.getProducer().put("linger.ms", "20");
+        properties.validate();
+        assertThat(new KafkaClientConfigs(properties, null, null).producer()).containsEntry("acks", "-1").containsEntry("linger.ms", "20");
     }
 
     @Test
@@ -244,7 +306,9 @@ class TbClusterAutoConfigurationTests {
         assertThat(configs.consumer()).containsEntry("bootstrap.servers", "kafka-1:9092,kafka-2:9092")
                 .containsEntry("enable.auto.commit", false).containsEntry("group.id", "tb-actors")
                 .containsEntry("auto.offset.reset", "earliest").containsEntry("session.timeout.ms", "6000");
-        assertThat(configs.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", true);
+        assertThat(configs.producer()).containsEntry("acks", "all").containsEntry("enable.idempotence", true)
+                .as("bounded by the 5 s send timeout").containsEntry("max.block.ms", 5000L).containsEntry("delivery.timeout.ms", 5000)
+                .containsEntry("request.timeout.ms", 4995);
         assertThat(configs.admin()).containsEntry("bootstrap.servers", "kafka-1:9092,kafka-2:9092");
 
         properties.setBootstrapServers(List.of("own:9092"));

@@ -5,6 +5,7 @@ import io.tbactors.spring.ActorSystemContext;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.stereotype.Component;
 
 /** Builds cluster members for tests that need to tamper with the consumer, as the auto-configuration would. */
@@ -33,6 +34,7 @@ public class TestMembers {
     public KafkaClusterMember member(UnaryOperator<Consumer<String, byte[]>> consumerWrapper) {
         DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(configs.consumer());
         return new KafkaClusterMember(properties, () -> consumerWrapper.apply(consumers.createConsumer()), codec,
-                actorSystemContext, deliveries, new TopicPreparer(properties, configs.admin()));
+                actorSystemContext, deliveries, new TopicPreparer(properties, configs.admin()),
+                new DeadLetterPublisher(properties.deadLetterTopicName(), new DefaultKafkaProducerFactory<>(configs.producer())));
     }
 }

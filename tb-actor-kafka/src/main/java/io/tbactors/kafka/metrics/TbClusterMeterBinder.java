@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tbactors.kafka.KafkaClusterMember;
 import io.tbactors.kafka.KafkaTbClusterRouter;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -23,6 +24,15 @@ public class TbClusterMeterBinder implements MeterBinder {
     /** Gauge of the consumer lag, tag {@code partition}, one row per owned partition. */
     public static final String CONSUMER_LAG = "tb.actors.cluster.consumer.lag";
 
+    /** Gauge of the age of the oldest record in flight, tag {@code partition}, one row per owned partition; 0 when none. */
+    public static final String OLDEST_IN_FLIGHT = "tb.actors.cluster.records.oldest.in.flight";
+
+    /** Counter of offset commits that failed. */
+    public static final String COMMITS_FAILED = "tb.actors.cluster.commits.failed";
+
+    /** Counter of record deliveries not completed within the processing timeout. */
+    public static final String MESSAGES_TIMED_OUT = "tb.actors.cluster.messages.timed.out";
+
     /** Gauge of the records handed to the actors and not yet completed. */
     public static final String RECORDS_IN_FLIGHT = "tb.actors.cluster.records.in.flight";
 
@@ -37,6 +47,9 @@ public class TbClusterMeterBinder implements MeterBinder {
 
     /** Counter of messages given up after every delivery came back unprocessed. */
     public static final String MESSAGES_NOT_PROCESSED = "tb.actors.cluster.messages.not.processed";
+
+    /** Counter of records written to the dead-letter topic after their redeliveries. */
+    public static final String RECORDS_DEAD_LETTERED = "tb.actors.cluster.records.dead.lettered";
 
     /** Counter of messages whose actor reported a processing failure. */
     public static final String MESSAGES_FAILED = "tb.actors.cluster.messages.failed";
@@ -68,14 +81,25 @@ public class TbClusterMeterBinder implements MeterBinder {
                 .description("Partitions of the cluster topic this node owns").register(registry);
         Gauge.builder(RECORDS_IN_FLIGHT, member, KafkaClusterMember::getRecordsInFlight)
                 .description("Records handed to the actors and not yet completed").register(registry);
-        MultiGauge lag = MultiGauge.builder(CONSUMER_LAG).description("Records of an owned partition not yet read")
+        MultiGauge lag = MultiGauge.builder(CONSUMER_LAG).description("Records of an owned partition not yet read; NaN while unknown")
                 .register(registry);
-        Runnable refreshLag = () -> lag.register(member.getOwnedPartitions().stream()
-                .map(partition -> MultiGauge.Row.of(Tags.of("partition", String.valueOf(partition)), member,
-                        m -> Math.max(0, m.getLag(partition))))
-                .toList(), true);
-        refreshLag.run();
-        member.addAssignmentListener(refreshLag);
+        MultiGauge oldest = MultiGauge.builder(OLDEST_IN_FLIGHT).baseUnit("seconds")
+                .description("How long the oldest record of an owned partition handed to the actors has waited to complete")
+                .register(registry);
+        Runnable refreshPartitions = () -> {
+            lag.register(member.getOwnedPartitions().stream()
+                    .map(partition -> MultiGauge.Row.of(Tags.of("partition", String.valueOf(partition)), member,
+                            m -> m.getLag(partition) < 0 ? Double.NaN : m.getLag(partition)))
+                    .toList(), true);
+            oldest.register(member.getOwnedPartitions().stream()
+                    .map(partition -> MultiGauge.Row.of(Tags.of("partition", String.valueOf(partition)), member, m -> {
+                        Duration age = m.getOldestInFlight(partition);
+                        return age == null ? 0 : age.toNanos() / 1e9;
+                    }))
+                    .toList(), true);
+        };
+        refreshPartitions.run();
+        member.addAssignmentListener(refreshPartitions);
         counter(registry, RECORDS_CONSUMED, "Records polled", KafkaClusterMember::getConsumedCount);
         counter(registry, RECORDS_UNDECODABLE, "Records skipped because they could not be decoded",
                 KafkaClusterMember::getUndecodableCount);
@@ -83,9 +107,14 @@ public class TbClusterMeterBinder implements MeterBinder {
                 KafkaClusterMember::getAbandonedCount);
         counter(registry, MESSAGES_NOT_PROCESSED, "Messages given up after every delivery came back unprocessed",
                 KafkaClusterMember::getNotProcessedCount);
+        counter(registry, RECORDS_DEAD_LETTERED, "Records written to the dead-letter topic after their redeliveries",
+                KafkaClusterMember::getDeadLetteredCount);
         counter(registry, MESSAGES_FAILED, "Messages whose actor reported a processing failure", KafkaClusterMember::getFailedCount);
         counter(registry, MESSAGES_REDELIVERED, "Deliveries repeated after a message came back unprocessed",
                 KafkaClusterMember::getRedeliveredCount);
+        counter(registry, COMMITS_FAILED, "Offset commits that failed", KafkaClusterMember::getCommitFailureCount);
+        counter(registry, MESSAGES_TIMED_OUT, "Record deliveries not completed within the processing timeout",
+                KafkaClusterMember::getTimedOutCount);
         counter(registry, REBALANCES, "Changes of this node's partitions", KafkaClusterMember::getRebalanceCount);
         if (router != null) {
             for (String route : List.of("local", "kafka")) {

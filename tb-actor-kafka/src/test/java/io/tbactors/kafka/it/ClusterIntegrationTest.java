@@ -32,7 +32,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import lombok.extern.slf4j.Slf4j;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -63,16 +62,12 @@ class ClusterIntegrationTest {
 
     @BeforeAll
     static void startBroker() {
-        broker = new EmbeddedKafkaKraftBroker(1, ClusterNode.PARTITIONS);
-        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
-        broker.afterPropertiesSet();
+        broker = TestBrokers.start();
     }
 
     @AfterAll
     static void stopBroker() {
-        if (broker != null) {
-            broker.destroy();
-        }
+        TestBrokers.stop(broker);
     }
 
     private static String brokers() {
@@ -367,7 +362,7 @@ class ClusterIntegrationTest {
             assertThat(member.getUndecodableCount()).isEqualTo(4);
             assertThat(a.meters().get(TbClusterMeterBinder.RECORDS_UNDECODABLE).functionCounter().count()).isEqualTo(4);
             TopicPartition tp = new TopicPartition(topic, partition);
-            await().atMost(WAIT).until(() -> committedOffset(topic, tp) == 5L);
+            await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, topic, tp) == 5L);
         }
     }
 
@@ -380,18 +375,4 @@ class ClusterIntegrationTest {
         record.headers().add(KafkaClusterMember.ENTITY_TYPE_HEADER, DEVICE.getBytes(StandardCharsets.UTF_8));
         return record;
     }
-
-    private static long committedOffset(String topic, TopicPartition tp) {
-        return broker.doWithAdminFunction(admin -> {
-            try {
-                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets("group-" + topic)
-                        .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-                OffsetAndMetadata offset = offsets.get(tp);
-                return offset == null ? -1L : offset.offset();
-            } catch (Exception e) {
-                return -1L;
-            }
-        });
-    }
-
 }

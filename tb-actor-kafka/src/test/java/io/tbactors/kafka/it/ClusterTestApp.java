@@ -13,6 +13,7 @@ import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.spring.TbRootActorCreator;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -29,22 +30,41 @@ public class ClusterTestApp {
     /** Entity type of the test's devices. */
     public static final String DEVICE = "DEVICE";
 
+    /**
+     * What a device actor does besides storing, from the {@code test.*} properties.
+     *
+     * @param node the node's name
+     * @param processingDelay how long each reading takes
+     * @param dispatcher the dispatcher of the device actors
+     * @param failingSeq readings with this sequence number always fail ({@code onFailure}); 0: none
+     * @param flakySeq readings with this sequence number fail their first {@code flakyFailures} attempts
+     * @param flakyFailures see {@code flakySeq}
+     * @param hangingSeq readings with this sequence number are never completed; 0: none
+     * @param laterSeq readings with this sequence number are stored asynchronously, when the test finishes them
+     */
+    record Behaviour(String node, Duration processingDelay, String dispatcher, int failingSeq, int flakySeq, int flakyFailures,
+                     int hangingSeq, int laterSeq) {
+    }
+
     @Bean
     TbRootActorCreator rootActor(ReadingStore store, @Value("${test.node}") String node,
-                                 @Value("${test.processing-delay:0ms}") Duration processingDelay) {
-        return TestRoots.root(() -> new RootActor(store, node, processingDelay));
+                                 @Value("${test.processing-delay:0ms}") Duration processingDelay,
+                                 @Value("${test.device-dispatcher:default}") String dispatcher,
+                                 @Value("${test.failing-seq:0}") int failingSeq, @Value("${test.flaky-seq:0}") int flakySeq,
+                                 @Value("${test.flaky-failures:0}") int flakyFailures, @Value("${test.hanging-seq:0}") int hangingSeq,
+                                 @Value("${test.later-seq:0}") int laterSeq) {
+        Behaviour behaviour = new Behaviour(node, processingDelay, dispatcher, failingSeq, flakySeq, flakyFailures, hangingSeq, laterSeq);
+        return TestRoots.root(() -> new RootActor(store, behaviour));
     }
 
     static final class RootActor extends AbstractTbActor {
 
         private final ReadingStore store;
-        private final String node;
-        private final Duration processingDelay;
+        private final Behaviour behaviour;
 
-        RootActor(ReadingStore store, String node, Duration processingDelay) {
+        RootActor(ReadingStore store, Behaviour behaviour) {
             this.store = store;
-            this.node = node;
-            this.processingDelay = processingDelay;
+            this.behaviour = behaviour;
         }
 
         @Override
@@ -53,23 +73,22 @@ public class ClusterTestApp {
                 if (entityMsg.discardIfObsolete()) {
                     return true;
                 }
-                TbActorRef device = ctx.getOrCreateChildActor(entityMsg.getActorId(), () -> "default",
-                        () -> new DeviceActorCreator(entityMsg.getActorId(), store, node, processingDelay));
+                TbActorRef device = ctx.getOrCreateChildActor(entityMsg.getActorId(), behaviour::dispatcher,
+                        () -> new DeviceActorCreator(entityMsg.getActorId(), store, behaviour));
                 device.tell(entityMsg);
                 return true;
             }
             if (msg instanceof TbPartitionChangeMsg change) {
                 List<TbActorId> notOwned = ctx.filterChildren(change::isNotOwned);
                 notOwned.forEach(ctx::stop);
-                store.stopped(node, notOwned);
+                store.stopped(behaviour.node(), notOwned);
                 return true;
             }
             return false;
         }
     }
 
-    record DeviceActorCreator(TbEntityActorId id, ReadingStore store, String node, Duration processingDelay)
-            implements TbActorCreator {
+    record DeviceActorCreator(TbEntityActorId id, ReadingStore store, Behaviour behaviour) implements TbActorCreator {
 
         @Override
         public TbActorId createActorId() {
@@ -78,7 +97,7 @@ public class ClusterTestApp {
 
         @Override
         public TbActor createActor() {
-            return new DeviceActor(id, store, node, processingDelay);
+            return new DeviceActor(id, store, behaviour);
         }
     }
 
@@ -86,14 +105,13 @@ public class ClusterTestApp {
 
         private final TbEntityActorId id;
         private final ReadingStore store;
-        private final String node;
-        private final Duration processingDelay;
+        private final Behaviour behaviour;
+        private int flakyAttempts;
 
-        DeviceActor(TbEntityActorId id, ReadingStore store, String node, Duration processingDelay) {
+        DeviceActor(TbEntityActorId id, ReadingStore store, Behaviour behaviour) {
             this.id = id;
             this.store = store;
-            this.node = node;
-            this.processingDelay = processingDelay;
+            this.behaviour = behaviour;
         }
 
         @Override
@@ -103,17 +121,30 @@ public class ClusterTestApp {
                     return true;
                 }
                 simulateSlowWork();
-                store.store(node, id.getEntityId(), reading.seq());
-                entityMsg.onProcessed();
+                UUID device = id.getEntityId();
+                int seq = reading.seq();
+                if (seq == behaviour.hangingSeq()) {
+                    store.attempted(device, seq, "hung");
+                } else if (seq == behaviour.laterSeq()) {
+                    store.attempted(device, seq, "later");
+                    entityMsg.completeWhen(store.storeLater(behaviour.node(), device, seq));
+                } else if (seq == behaviour.failingSeq() || seq == behaviour.flakySeq() && flakyAttempts++ < behaviour.flakyFailures()) {
+                    store.attempted(device, seq, "failed");
+                    entityMsg.onFailure(new IllegalStateException("reading " + seq + " of " + device + " is broken"));
+                } else {
+                    store.attempted(device, seq, "stored");
+                    store.store(behaviour.node(), device, seq);
+                    entityMsg.onProcessed();
+                }
                 return true;
             }
             return false;
         }
 
         private void simulateSlowWork() {
-            if (!processingDelay.isZero()) {
+            if (!behaviour.processingDelay().isZero()) {
                 try {
-                    Thread.sleep(processingDelay.toMillis());
+                    Thread.sleep(behaviour.processingDelay().toMillis());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

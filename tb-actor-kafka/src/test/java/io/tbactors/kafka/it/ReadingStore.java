@@ -1,12 +1,20 @@
 package io.tbactors.kafka.it;
 
 import io.tbactors.api.TbActorId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,6 +33,42 @@ public final class ReadingStore {
     private final Map<UUID, AtomicReference<String>> processingNow = new ConcurrentHashMap<>();
     private final Map<String, Set<TbActorId>> stoppedByNode = new ConcurrentHashMap<>();
     private final AtomicInteger overlaps = new AtomicInteger();
+    private final Path journal;
+    private final Map<String, CompletableFuture<Void>> unfinished = new ConcurrentHashMap<>();
+    private final Map<UUID, List<String>> attempts = new ConcurrentHashMap<>();
+
+    /** A store in memory only. */
+    public ReadingStore() {
+        this(null);
+    }
+
+    /**
+     * @param journal when not null, a file every stored reading is appended to before {@link #store} returns, as
+     *     {@code node,device,seq}: what a process killed with SIGKILL had stored is still there
+     */
+    public ReadingStore(Path journal) {
+        this.journal = journal;
+    }
+
+    /**
+     * @param journal a journal written by {@link #ReadingStore(Path)}
+     * @return what it holds, per device in the order stored
+     */
+    public static Map<UUID, List<Processed>> readJournal(Path journal) {
+        Map<UUID, List<Processed>> readings = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
+                String[] fields = line.split(",");
+                if (fields.length == 3) {
+                    readings.computeIfAbsent(UUID.fromString(fields[1]), d -> new ArrayList<>())
+                            .add(new Processed(fields[0], Integer.parseInt(fields[2])));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return readings;
+    }
 
     /**
      * Stores a reading; counts an overlap when another node is processing a reading of the same device meanwhile.
@@ -40,7 +84,71 @@ public final class ReadingStore {
         }
         List<Processed> readings = byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()));
         readings.add(new Processed(node, seq));
+        if (journal != null) {
+            appendToJournal(node + "," + device + "," + seq + "\n");
+        }
         current.compareAndSet(node, null);
+    }
+
+    /**
+     * Starts storing a reading asynchronously; it is stored when the test calls {@link #finish}.
+     *
+     * @param node the processing node
+     * @param device the device
+     * @param seq the reading
+     * @return completes once the reading is stored
+     */
+    public CompletableFuture<Void> storeLater(String node, UUID device, int seq) {
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        unfinished.put(device + "/" + seq, finished);
+        return finished.thenRun(() -> store(node, device, seq));
+    }
+
+    /**
+     * @param device a device
+     * @param seq a reading
+     * @return whether its asynchronous storing was started and not finished yet
+     */
+    public boolean isUnfinished(UUID device, int seq) {
+        return unfinished.containsKey(device + "/" + seq);
+    }
+
+    /**
+     * Finishes storing a reading started by {@link #storeLater}.
+     *
+     * @param device the device
+     * @param seq the reading
+     */
+    public void finish(UUID device, int seq) {
+        unfinished.remove(device + "/" + seq).complete(null);
+    }
+
+    private synchronized void appendToJournal(String line) {
+        try {
+            // one write per reading, straight to the file: the operating system keeps it when the process is killed
+            Files.writeString(journal, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Notes one attempt at a reading, in the order the device's actor saw them.
+     *
+     * @param device the device
+     * @param seq the reading
+     * @param outcome what the actor did with it, such as {@code stored} or {@code failed}
+     */
+    public void attempted(UUID device, int seq, String outcome) {
+        attempts.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>())).add(seq + ":" + outcome);
+    }
+
+    /**
+     * @param device a device
+     * @return the attempts its actor saw, as {@code seq:outcome}, in order, a copy
+     */
+    public List<String> attempts(UUID device) {
+        return copy(attempts.get(device));
     }
 
     /**
@@ -56,12 +164,15 @@ public final class ReadingStore {
      * @return its readings in processing order, a copy
      */
     public List<Processed> readings(UUID device) {
-        List<Processed> readings = byDevice.get(device);
-        if (readings == null) {
+        return copy(byDevice.get(device));
+    }
+
+    private static <T> List<T> copy(List<T> synchronizedList) {
+        if (synchronizedList == null) {
             return List.of();
         }
-        synchronized (readings) {
-            return new ArrayList<>(readings);
+        synchronized (synchronizedList) {
+            return new ArrayList<>(synchronizedList);
         }
     }
 

@@ -1,0 +1,272 @@
+package io.tbactors.kafka.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tbactors.kafka.TbClusterSendOutcomeUnknownException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import kafka.server.BrokerServer;
+import lombok.extern.slf4j.Slf4j;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * Failures that really happen: a node's process killed with SIGKILL (it never leaves the group, never commits what
+ * it holds), and the broker stopped and started again while devices post. Each device posts a numbered sequence and
+ * moves to its next reading only once the current one is acknowledged (resending it when it is not), as a device
+ * does; every acknowledged reading must be stored, in order per device. Duplicates are counted and reported.
+ */
+@Slf4j
+class RealFailureIntegrationTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final String DEVICE = ClusterTestApp.DEVICE;
+
+    private static EmbeddedKafkaKraftBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = TestBrokers.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        TestBrokers.stop(broker);
+    }
+
+    /** What the devices of a test were told, and how often they had to resend. */
+    private static final class Devices {
+
+        final List<UUID> ids;
+        final int readingsEach;
+        final Map<UUID, Set<Integer>> acknowledged = new ConcurrentHashMap<>();
+        final AtomicInteger acks = new AtomicInteger();
+        final AtomicInteger resent = new AtomicInteger();
+        final AtomicInteger outcomeUnknown = new AtomicInteger();
+
+        Devices(int count, int readingsEach) {
+            this.ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID()).toList();
+            this.readingsEach = readingsEach;
+        }
+
+        /** Posts every device's readings in order through the node, resending a reading until it is acknowledged. */
+        List<Future<?>> post(ExecutorService senders, ClusterNode through) {
+            List<Future<?>> posting = new ArrayList<>();
+            for (UUID device : ids) {
+                posting.add(senders.submit(() -> {
+                    for (int seq = 1; seq <= readingsEach; seq++) {
+                        while (!send(through, device, seq)) {
+                            resent.incrementAndGet();
+                            TimeUnit.MILLISECONDS.sleep(100);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            return posting;
+        }
+
+        private boolean send(ClusterNode through, UUID device, int seq) throws InterruptedException {
+            try {
+                through.router().send(DEVICE, device, new Reading(seq)).get(20, TimeUnit.SECONDS);
+                acknowledged.computeIfAbsent(device, d -> ConcurrentHashMap.newKeySet()).add(seq);
+                acks.incrementAndGet();
+                return true;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TbClusterSendOutcomeUnknownException) {
+                    outcomeUnknown.incrementAndGet();
+                }
+                return false;
+            } catch (RuntimeException | TimeoutException e) {
+                return false;
+            }
+        }
+
+        /**
+         * Asserts that every acknowledged reading was stored and that each device's readings were first stored in
+         * order; returns the duplicates.
+         *
+         * @param stored each device's readings in the order they were stored, all nodes together
+         */
+        int assertEveryAcknowledgedReadingStoredInOrder(Function<UUID, List<Integer>> stored) {
+            int duplicates = 0;
+            for (UUID device : ids) {
+                List<Integer> seqs = stored.apply(device);
+                assertThat(seqs).as("stored readings of %s", device).containsAll(acknowledged.getOrDefault(device, Set.of()));
+                List<Integer> firstTimes = seqs.stream().distinct().toList();
+                assertThat(firstTimes).as("readings of %s in the order first stored", device).isSorted();
+                duplicates += seqs.size() - firstTimes.size();
+            }
+            return duplicates;
+        }
+    }
+
+    private static void awaitAll(List<Future<?>> posting) throws Exception {
+        for (Future<?> future : posting) {
+            future.get(3, TimeUnit.MINUTES);
+        }
+    }
+
+    @Test
+    void aNodeKilledWithSigkillLosesNoAcknowledgedReadingAndTheSurvivorKeepsEachDevicesOrder() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "sigkill";
+        Path journal = Files.createTempFile("killed-node", ".journal");
+        Path output = Path.of("target", "killed-node.log");
+        try (ClusterNode survivor = ClusterNode.start("B", broker.getBrokersAsString(), topic, store, "test.processing-delay=2ms")) {
+            await().atMost(WAIT).until(() -> survivor.isActive()
+                    && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            Process killed = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), KillableNodeMain.class.getName(),
+                    broker.getBrokersAsString(), topic, journal.toString(), "K")
+                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            ExecutorService senders = Executors.newFixedThreadPool(8);
+            try {
+                await().atMost(WAIT).until(() -> {
+                    int owned = survivor.member().getOwnedPartitions().size();
+                    return owned > 0 && owned < ClusterNode.PARTITIONS && survivor.isActive();
+                });
+                Devices devices = new Devices(16, 60);
+                List<Future<?>> posting = devices.post(senders, survivor);
+                // about 100 readings stored by the node to kill (a journal line is some 45 bytes)
+                await().atMost(WAIT).until(() -> Files.size(journal) > 4500);
+                killed.destroyForcibly();
+                assertThat(killed.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                long killedAt = System.nanoTime();
+                await().atMost(WAIT).until(() -> survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+                long takenOverMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+                awaitAll(posting);
+
+                Map<UUID, List<ReadingStore.Processed>> byKilled = ReadingStore.readJournal(journal);
+                Function<UUID, List<Integer>> stored = device -> {
+                    // the killed node stored before it died, the survivor after: together, in storing order
+                    List<Integer> seqs = new ArrayList<>(byKilled.getOrDefault(device, List.of()).stream()
+                            .map(ReadingStore.Processed::seq).toList());
+                    seqs.addAll(store.readings(device).stream().map(ReadingStore.Processed::seq).toList());
+                    return seqs;
+                };
+                await().atMost(WAIT).untilAsserted(() -> devices.assertEveryAcknowledgedReadingStoredInOrder(stored));
+                int duplicates = devices.assertEveryAcknowledgedReadingStoredInOrder(stored);
+                int storedByKilled = byKilled.values().stream().mapToInt(List::size).sum();
+                log.info("SIGKILL of a node: {} readings acknowledged ({} resent), {} stored by the killed node, {} by the survivor, "
+                                + "{} duplicates; the survivor owned every partition {} ms after the kill", devices.acks.get(),
+                        devices.resent.get(), storedByKilled, store.size(), duplicates, takenOverMillis);
+                assertThat(storedByKilled).as("the killed node processed readings before it died").isPositive();
+                assertThat(devices.acks.get()).isEqualTo(devices.ids.size() * devices.readingsEach);
+            } finally {
+                senders.shutdownNow();
+                killed.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void theBrokerStoppedAndRestartedUnderLoadTurnsHealthDownAndLosesNoAcknowledgedReading() throws Exception {
+        ReadingStore store = new ReadingStore();
+        try (ClusterNode node = ClusterNode.start("A", broker.getBrokersAsString(), "outage", store,
+                "tb.actors.cluster.local-delivery=never", "tb.actors.cluster.send-timeout=2s",
+                "tb.actors.cluster.connectivity-check-interval=500ms")) {
+            await().atMost(WAIT).until(() -> node.isActive() && node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            HealthIndicator health = node.context().getBean("actorsClusterHealthIndicator", HealthIndicator.class);
+            ApplicationAvailability availability = node.context().getBean(ApplicationAvailability.class);
+            await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
+            ExecutorService senders = Executors.newFixedThreadPool(8);
+            try {
+                // enough readings that the devices are still posting when the broker is down
+                Devices devices = new Devices(12, 300);
+                List<Future<?>> posting = devices.post(senders, node);
+                await().atMost(WAIT).until(() -> devices.acks.get() >= 100);
+
+                BrokerServer server = TestBrokers.stopBrokerServer(broker);
+                int acksWhileDown = devices.acks.get();
+                await().atMost(WAIT).untilAsserted(() -> {
+                    // a check that began before the stop may still have found the broker and missed the coordinator
+                    Health down = health.health();
+                    assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(down.getDetails()).containsEntry("broker", "unreachable").containsEntry("groupCoordinator", "unreachable");
+                    assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+                });
+                // down for longer than a send may take: senders see their sends refused (or their outcome unknown)
+                await().atMost(WAIT).until(() -> devices.resent.get() > 0);
+                server.startup();
+
+                await().atMost(WAIT).untilAsserted(() -> {
+                    assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+                    assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+                });
+                awaitAll(posting);
+                Function<UUID, List<Integer>> stored = device -> store.readings(device).stream().map(ReadingStore.Processed::seq)
+                        .toList();
+                await().atMost(WAIT).untilAsserted(() -> devices.assertEveryAcknowledgedReadingStoredInOrder(stored));
+                int duplicates = devices.assertEveryAcknowledgedReadingStoredInOrder(stored);
+                log.info("Broker restart under load: {} readings acknowledged ({} before the stop), {} sends resent, {} of them with "
+                                + "an unknown outcome, {} stored, {} duplicates", devices.acks.get(), acksWhileDown, devices.resent.get(),
+                        devices.outcomeUnknown.get(), store.size(), duplicates);
+                assertThat(devices.acks.get()).isEqualTo(devices.ids.size() * devices.readingsEach);
+                assertThat(store.overlaps()).isZero();
+            } finally {
+                senders.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aNodeConfiguredToStartWithoutKafkaStartsRefusingTrafficAndJoinsOnceKafkaIsThere() throws Exception {
+        ReadingStore store = new ReadingStore();
+        BrokerServer server = TestBrokers.stopBrokerServer(broker);
+        try (ClusterNode node = ClusterNode.start("A", broker.getBrokersAsString(), "late", store,
+                "tb.actors.cluster.start-without-kafka=true", "tb.actors.cluster.connectivity-check-interval=500ms",
+                "tb.actors.cluster.send-timeout=1s")) {
+            ApplicationAvailability availability = node.context().getBean(ApplicationAvailability.class);
+            HealthIndicator health = node.context().getBean("actorsClusterHealthIndicator", HealthIndicator.class);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+                assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+            });
+            UUID device = UUID.randomUUID();
+            assertThat(node.router().send(DEVICE, device, new Reading(1))).as("no topic known yet")
+                    .failsWithin(Duration.ofSeconds(10));
+
+            server.startup();
+            await().atMost(WAIT).until(() -> node.isActive() && node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+                assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            });
+            for (int seq = 1; seq <= 3; seq++) {
+                node.router().send(DEVICE, device, new Reading(seq)).get(30, TimeUnit.SECONDS);
+            }
+            await().atMost(WAIT).untilAsserted(() ->
+                    assertThat(store.readings(device)).extracting(ReadingStore.Processed::seq).containsExactly(1, 2, 3));
+        } finally {
+            if (server.isShutdown()) {
+                // the next tests of this class need the broker
+                server.startup();
+            }
+        }
+    }
+}
