@@ -1,6 +1,8 @@
 package io.tbactors.sample.iot.actors;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.ProcessFailureStrategy;
@@ -8,6 +10,7 @@ import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
 import io.tbactors.sample.iot.actors.msg.RetireRuleNodeMsg;
 import io.tbactors.sample.iot.actors.msg.RuleNodeInputMsg;
 import io.tbactors.sample.iot.actors.msg.RuleNodeOutputMsg;
@@ -21,8 +24,10 @@ import org.springframework.dao.DataAccessException;
 
 /**
  * A rule node's actor: runs its node on each message, one at a time, and reports the result to the chain actor.
- * A node that throws sends the message on {@code Failure}, with the error in metadata {@code error}; the actor
- * goes on with the next message.
+ * A node that throws (or whose future fails) sends the message on {@code Failure}, with the error in metadata
+ * {@code error}; the actor goes on with the next message. A node whose result comes later ({@link
+ * RuleNode#onMsgAsync}, such as a save waiting for its batch's commit) is reported when it comes, in the order its
+ * futures complete.
  */
 @Slf4j
 public class RuleNodeActor extends AbstractTbActor {
@@ -51,8 +56,20 @@ public class RuleNodeActor extends AbstractTbActor {
     @Override
     public boolean process(TbActorMsg msg) {
         if (msg instanceof RuleNodeInputMsg input) {
-            RuleNodeResult result = run(input.msg());
-            ctx.getParentRef().tell(new RuleNodeOutputMsg(definition.id(), result.msg(), result.relations()));
+            TbMsg tbMsg = input.msg();
+            TbActorRef chain = ctx.getParentRef();
+            CompletableFuture<RuleNodeResult> result;
+            try {
+                result = node.onMsgAsync(tbMsg);
+            } catch (Exception | StackOverflowError e) {
+                result = CompletableFuture.failedFuture(e);
+            }
+            // a node that finishes later (a queued save) reports from the thread that completes it; this actor goes
+            // on with its next message meanwhile
+            result.whenComplete((done, error) -> {
+                RuleNodeResult output = error == null ? done(tbMsg, done) : failed(tbMsg, error);
+                chain.tell(new RuleNodeOutputMsg(definition.id(), output.msg(), output.relations()));
+            });
             return true;
         }
         if (msg instanceof RetireRuleNodeMsg) {
@@ -62,18 +79,18 @@ public class RuleNodeActor extends AbstractTbActor {
         return false;
     }
 
-    private RuleNodeResult run(TbMsg msg) {
-        try {
-            RuleNodeResult result = node.onMsg(msg);
-            return result != null ? result : new RuleNodeResult(msg, List.of());
-        } catch (Exception | StackOverflowError e) {
-            services.getStats().nodeFailure();
-            if (log.isDebugEnabled()) {
-                log.debug("[{}] node failed on message {}", id, msg.id(), e);
-            }
-            String error = e.getClass().getSimpleName() + ": " + reason(e);
-            return RuleNodeResult.of(msg.withMetadata("error", error), Relations.FAILURE);
+    private static RuleNodeResult done(TbMsg msg, RuleNodeResult result) {
+        return result != null ? result : new RuleNodeResult(msg, List.of());
+    }
+
+    private RuleNodeResult failed(TbMsg msg, Throwable failure) {
+        Throwable e = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        services.getStats().nodeFailure();
+        if (log.isDebugEnabled()) {
+            log.debug("[{}] node failed on message {}", id, msg.id(), e);
         }
+        String error = e.getClass().getSimpleName() + ": " + reason(e);
+        return RuleNodeResult.of(msg.withMetadata("error", error), Relations.FAILURE);
     }
 
     /**

@@ -40,6 +40,10 @@ public class SampleProperties {
     @Valid
     private final Simulator simulator = new Simulator();
 
+    /** Write-behind queues of the telemetry and attribute tables. */
+    @Valid
+    private final Storage storage = new Storage();
+
     /** Management credentials. */
     @Getter
     @Setter
@@ -153,5 +157,35 @@ public class SampleProperties {
         /** Most requests in flight at once; readings due while that many are pending are skipped and counted. */
         @Min(1)
         private int maxInFlight = 256;
+    }
+
+    /**
+     * The write-behind queues of the key-value tables ({@code ts_kv}, {@code ts_kv_latest}, {@code attribute_kv}):
+     * one per table, each written in JDBC batches, one transaction a batch. A save completes when its batch is
+     * committed.
+     */
+    @Getter
+    @Setter
+    public static class Storage {
+
+        /** Most rows in one batch (one JDBC batch, one transaction). */
+        @Min(1)
+        private int batchSize = 1000;
+
+        /** Longest time a row waits for its batch to fill; a full batch is written at once. */
+        @NotNull
+        private Duration maxDelay = Duration.ofMillis(5);
+
+        /** Most rows waiting in one table's queue. */
+        @Min(1)
+        private int queueCapacity = 100_000;
+
+        /** Longest time a save waits for room in a full queue before it fails (the rule node's Failure). */
+        @NotNull
+        private Duration offerTimeout = Duration.ofSeconds(1);
+
+        /** Longest time a stop waits for one queue to write what is queued. */
+        @NotNull
+        private Duration stopTimeout = Duration.ofSeconds(30);
     }
 }

@@ -1,49 +1,51 @@
 package io.tbactors.sample.iot.telemetry;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
-import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Device attributes ({@code attribute_kv}): one current value per key. Like {@link TimeseriesDao}, plain statements.
+ * Device attributes ({@code attribute_kv}): one current value per key. Like {@link TimeseriesDao}, writes are batched through a
+ * write-behind queue.
  */
 @Repository
 public class AttributesDao {
 
     private final JdbcClient jdbc;
     private final KvCodec codec;
+    private final KvWriteQueues queues;
 
     /**
-     * @param jdbc the database
+     * @param jdbc the database, for reads
      * @param codec maps values to columns
+     * @param queues where writes go
      */
-    public AttributesDao(JdbcClient jdbc, KvCodec codec) {
+    public AttributesDao(JdbcClient jdbc, KvCodec codec, KvWriteQueues queues) {
         this.jdbc = jdbc;
         this.codec = codec;
+        this.queues = queues;
     }
 
     /**
-     * Sets attributes, unless a key was set by a newer update.
+     * Queues attributes, each set unless the key was set by a newer update.
      *
      * @param deviceId the device
      * @param ts time of the update, epoch milliseconds
      * @param values key to normalized value
+     * @return completes when every row is committed; fails when one was not (its batch failed, or the queue refused it)
      */
-    public void save(UUID deviceId, long ts, Map<String, Object> values) {
+    public CompletableFuture<Void> save(UUID deviceId, long ts, Map<String, Object> values) {
+        List<CompletableFuture<Void>> rows = new ArrayList<>(values.size());
         for (Map.Entry<String, Object> entry : values.entrySet()) {
-            SqlParameterValue[] c = codec.toColumns(entry.getValue());
-            Upserts.writeUnlessNewer(jdbc,
-                    "UPDATE attribute_kv SET last_update_ts = ?, bool_v = ?, long_v = ?, dbl_v = ?, str_v = ?, json_v = ? "
-                            + "WHERE device_id = ? AND attribute_key = ? AND last_update_ts <= ?",
-                    new Object[] {ts, c[0], c[1], c[2], c[3], c[4], deviceId, entry.getKey(), ts},
-                    "INSERT INTO attribute_kv (device_id, attribute_key, last_update_ts, bool_v, long_v, dbl_v, str_v, json_v) "
-                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    new Object[] {deviceId, entry.getKey(), ts, c[0], c[1], c[2], c[3], c[4]});
+            rows.add(queues.attributes().add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()))));
         }
+        return rows.size() == 1 ? rows.get(0) : CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
     }
 
     /**

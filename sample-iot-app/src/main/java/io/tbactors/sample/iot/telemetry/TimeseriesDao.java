@@ -6,17 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
  * Time series history ({@code ts_kv}) and latest values ({@code ts_kv_latest}).
  *
- * <p>Writes are plain statements, not one transaction: a duplicate key inside a PostgreSQL transaction would abort
- * it, and each row is idempotent anyway (a reading at the same device, key and time replaces the older one).
+ * <p>Writes go through the tables' write-behind queues ({@link KvWriteQueues}) and are batched; each row is
+ * idempotent (a reading at the same device, key and time replaces the older one).
  */
 @Repository
 public class TimeseriesDao {
@@ -25,51 +24,36 @@ public class TimeseriesDao {
 
     private final JdbcClient jdbc;
     private final KvCodec codec;
+    private final KvWriteQueues queues;
 
     /**
-     * @param jdbc the database
+     * @param jdbc the database, for reads
      * @param codec maps values to columns
+     * @param queues where writes go
      */
-    public TimeseriesDao(JdbcClient jdbc, KvCodec codec) {
+    public TimeseriesDao(JdbcClient jdbc, KvCodec codec, KvWriteQueues queues) {
         this.jdbc = jdbc;
         this.codec = codec;
+        this.queues = queues;
     }
 
     /**
-     * Saves readings to the history and moves each key's latest value forward when the reading is not older.
+     * Queues readings for the history and each key's latest value (moved forward only when the reading is not
+     * older).
      *
      * @param deviceId the device
      * @param ts the readings' time
      * @param values key to normalized value
+     * @return completes when every row is committed; fails when one was not (its batch failed, or a queue refused it)
      */
-    public void save(UUID deviceId, long ts, Map<String, Object> values) {
+    public CompletableFuture<Void> save(UUID deviceId, long ts, Map<String, Object> values) {
+        List<CompletableFuture<Void>> rows = new ArrayList<>(values.size() * 2);
         for (Map.Entry<String, Object> entry : values.entrySet()) {
-            SqlParameterValue[] columns = codec.toColumns(entry.getValue());
-            saveHistory(deviceId, entry.getKey(), ts, columns);
-            saveLatest(deviceId, entry.getKey(), ts, columns);
+            KvRow row = new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()));
+            rows.add(queues.history().add(row));
+            rows.add(queues.latest().add(row));
         }
-    }
-
-    private void saveHistory(UUID deviceId, String key, long ts, SqlParameterValue[] columns) {
-        try {
-            jdbc.sql("INSERT INTO ts_kv (device_id, ts_key, ts, " + VALUE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                    .params(deviceId, key, ts, columns[0], columns[1], columns[2], columns[3], columns[4])
-                    .update();
-        } catch (DuplicateKeyException sameTime) {
-            jdbc.sql("UPDATE ts_kv SET bool_v = ?, long_v = ?, dbl_v = ?, str_v = ?, json_v = ? "
-                            + "WHERE device_id = ? AND ts_key = ? AND ts = ?")
-                    .params(columns[0], columns[1], columns[2], columns[3], columns[4], deviceId, key, ts)
-                    .update();
-        }
-    }
-
-    private void saveLatest(UUID deviceId, String key, long ts, SqlParameterValue[] columns) {
-        Upserts.writeUnlessNewer(jdbc,
-                "UPDATE ts_kv_latest SET ts = ?, bool_v = ?, long_v = ?, dbl_v = ?, str_v = ?, json_v = ? "
-                        + "WHERE device_id = ? AND ts_key = ? AND ts <= ?",
-                new Object[] {ts, columns[0], columns[1], columns[2], columns[3], columns[4], deviceId, key, ts},
-                "INSERT INTO ts_kv_latest (device_id, ts_key, ts, " + VALUE_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                new Object[] {deviceId, key, ts, columns[0], columns[1], columns[2], columns[3], columns[4]});
+        return rows.size() == 1 ? rows.get(0) : CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
     }
 
     /**

@@ -7,7 +7,6 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doReturn;
-import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
@@ -20,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -67,7 +67,10 @@ class RuleChainActorTest {
     void startActorSystem() {
         system = new DefaultTbActorSystem(new TbActorSystemSettings(5, 1, 3));
         system.createDispatcher(IotDispatchers.RULE, Executors.newFixedThreadPool(2));
-        doAnswer(call -> saved.add(call.getArgument(2))).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
+        doAnswer(call -> {
+            saved.add(call.getArgument(2));
+            return CompletableFuture.completedFuture(null);
+        }).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
         when(chainService.definitionOf(any())).thenAnswer(call -> validator.parse(
                 RuleTestSupport.JSON.readTree(call.getArgument(0, RuleChain.class).configuration()), "chain"));
     }
@@ -113,8 +116,10 @@ class RuleChainActorTest {
     @Test
     void aStorageFailureReachesTheSenderWithTheDatabasesReasonButNotTheSql() {
         start(1, "{'nodes': [{'id': 'save', 'type': 'save-timeseries'}]}");
-        doThrow(new DataAccessResourceFailureException("PreparedStatementCallback; SQL [INSERT INTO ts_kv (device_id) VALUES (?)]; "
-                + "Database is already closed", new SQLException("Database is already closed [90121-240]")))
+        // the save's batch failed after the node's actor had gone on: the failure comes through the future
+        doReturn(CompletableFuture.failedFuture(new DataAccessResourceFailureException(
+                "PreparedStatementCallback; SQL [INSERT INTO ts_kv (device_id) VALUES (?)]; Database is already closed",
+                new SQLException("Database is already closed [90121-240]"))))
                 .when(mocks.timeseriesDao()).save(any(), anyLong(), any());
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
@@ -134,6 +139,39 @@ class RuleChainActorTest {
                 .hasMessageContaining("rule node 'save' failed: DataAccessResourceFailureException")
                 .hasMessageContaining("Database is already closed")
                 .hasMessageNotContaining("INSERT");
+    }
+
+    @Test
+    void aSaveIsDoneOnlyWhenItsFutureCompletesAndItsActorDoesNotWaitForIt() {
+        start(1, """
+                {'nodes': [{'id': 's', 'type': 'save-timeseries'}, {'id': 'after', 'type': 'transform',
+                            'configuration': {'set': {'after': 'true'}}}],
+                 'connections': [{'from': 's', 'to': 'after', 'relation': 'Success'}]}
+                """);
+        List<CompletableFuture<Void>> pending = Collections.synchronizedList(new ArrayList<>());
+        doAnswer(call -> {
+            CompletableFuture<Void> commit = new CompletableFuture<>();
+            pending.add(commit);
+            return commit;
+        }).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
+
+        TbMsg first = send(Map.of("seq", 1L));
+        TbMsg second = send(Map.of("seq", 2L));
+
+        // the node's actor took the second message while the first one's save was still queued
+        await().atMost(WAIT).until(() -> pending.size() == 2);
+        assertThat(first.tracker().isFinished()).isFalse();
+        assertThat(second.tracker().isFinished()).isFalse();
+
+        pending.get(0).complete(null);
+        await().atMost(WAIT).until(() -> first.tracker().isFinished());
+        assertThat(first.tracker().isFailed()).isFalse();
+        assertThat(second.tracker().isFinished()).as("its batch is not committed yet").isFalse();
+
+        pending.get(1).completeExceptionally(new IllegalStateException("write queue 'ts_kv' is full"));
+        await().atMost(WAIT).until(() -> second.tracker().isFinished());
+        assertThat(second.tracker().isFailed()).isTrue();
+        assertThat(stats.getNodeFailures()).isEqualTo(1);
     }
 
     @Test

@@ -1,10 +1,14 @@
 package io.tbactors.sample.iot.rule;
 
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import io.tbactors.sample.iot.alarm.AlarmService;
 import io.tbactors.sample.iot.rule.node.RuleNodeFactory;
@@ -29,10 +33,12 @@ public final class RuleTestSupport {
     public record Mocks(TimeseriesDao timeseriesDao, AttributesDao attributesDao, AlarmService alarmService, RuleNodeFactory factory) {
     }
 
-    /** @return a node factory whose storage is mocked */
+    /** @return a node factory whose storage is mocked (saves are committed at once unless a test says otherwise) */
     public static Mocks mocks() {
         TimeseriesDao timeseriesDao = mock(TimeseriesDao.class);
         AttributesDao attributesDao = mock(AttributesDao.class);
+        when(timeseriesDao.save(any(), anyLong(), any())).thenReturn(CompletableFuture.completedFuture(null));
+        when(attributesDao.save(any(), anyLong(), any())).thenReturn(CompletableFuture.completedFuture(null));
         AlarmService alarmService = mock(AlarmService.class);
         return new Mocks(timeseriesDao, attributesDao, alarmService, new RuleNodeFactory(timeseriesDao, attributesDao, alarmService, JSON));
     }

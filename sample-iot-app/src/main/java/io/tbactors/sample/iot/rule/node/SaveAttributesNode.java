@@ -1,12 +1,14 @@
 package io.tbactors.sample.iot.rule.node;
 
+import java.util.concurrent.CompletableFuture;
+
 import io.tbactors.sample.iot.rule.TbMsg;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.telemetry.AttributesDao;
 
 /**
  * {@code save-attributes}: stores the data of an attributes message as the device's attributes. Other message
- * types fail.
+ * types fail. Done when they are committed.
  */
 public final class SaveAttributesNode implements RuleNode {
 
@@ -18,9 +20,15 @@ public final class SaveAttributesNode implements RuleNode {
     }
 
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) {
+    public CompletableFuture<RuleNodeResult> onMsgAsync(TbMsg msg) {
         SaveTimeseriesNode.requireType(msg, TbMsgType.POST_ATTRIBUTES_REQUEST, "save-attributes");
-        attributesDao.save(msg.originatorId(), msg.ts(), msg.data());
-        return RuleNodeResult.of(msg, Relations.SUCCESS);
+        return attributesDao.save(msg.originatorId(), msg.ts(), msg.data())
+                .thenApply(committed -> RuleNodeResult.of(msg, Relations.SUCCESS));
+    }
+
+    /** Waits until the save is committed; the node's actor uses {@link #onMsgAsync} and does not wait. */
+    @Override
+    public RuleNodeResult onMsg(TbMsg msg) throws Exception {
+        return RuleNode.await(onMsgAsync(msg));
     }
 }

@@ -1,12 +1,14 @@
 package io.tbactors.sample.iot.rule.node;
 
+import java.util.concurrent.CompletableFuture;
+
 import io.tbactors.sample.iot.rule.TbMsg;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.telemetry.TimeseriesDao;
 
 /**
  * {@code save-timeseries}: stores the data of a telemetry message as readings at the message's time (history and
- * latest). Other message types fail.
+ * latest), done when they are committed. Other message types fail.
  */
 public final class SaveTimeseriesNode implements RuleNode {
 
@@ -18,10 +20,16 @@ public final class SaveTimeseriesNode implements RuleNode {
     }
 
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) {
+    public CompletableFuture<RuleNodeResult> onMsgAsync(TbMsg msg) {
         requireType(msg, TbMsgType.POST_TELEMETRY_REQUEST, "save-timeseries");
-        timeseriesDao.save(msg.originatorId(), msg.ts(), msg.data());
-        return RuleNodeResult.of(msg, Relations.SUCCESS);
+        return timeseriesDao.save(msg.originatorId(), msg.ts(), msg.data())
+                .thenApply(committed -> RuleNodeResult.of(msg, Relations.SUCCESS));
+    }
+
+    /** Waits until the save is committed; the node's actor uses {@link #onMsgAsync} and does not wait. */
+    @Override
+    public RuleNodeResult onMsg(TbMsg msg) throws Exception {
+        return RuleNode.await(onMsgAsync(msg));
     }
 
     static void requireType(TbMsg msg, String type, String nodeType) {

@@ -1,0 +1,176 @@
+package io.tbactors.sample.iot.telemetry;
+
+import java.sql.DatabaseMetaData;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.spring.TbActorsLifecycle;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The write-behind queues of the key-value tables, one per table ({@code ts_kv}, {@code ts_kv_latest},
+ * {@code attribute_kv}), each written in JDBC batches of up to {@code sample.storage.batch-size} rows, one
+ * transaction a batch. A save's future completes when its batch is committed, so a rule node reports a save done
+ * only once it is stored.
+ *
+ * <p>Within a batch, rows for the same key are folded before they are written, with the result of writing them
+ * one by one in order: for history the last row at a time wins, for latest values and attributes the newest time
+ * wins and, at the same time, the later row.
+ *
+ * <p>Stops after the actors ({@link #PHASE}): by then nothing adds rows, and every row queued is written before
+ * the connection pool closes (singletons are destroyed after every lifecycle has stopped).
+ */
+@Slf4j
+@Component
+public class KvWriteQueues implements SmartLifecycle, MeterBinder {
+
+    /** Stops after the actor system ({@link TbActorsLifecycle#PHASE}) and before the web server. */
+    public static final int PHASE = TbActorsLifecycle.PHASE - 256;
+
+    private final WriteBehindQueue<KvRow> history;
+    private final WriteBehindQueue<KvRow> latest;
+    private final WriteBehindQueue<KvRow> attributes;
+    private final Duration stopTimeout;
+    private volatile boolean running;
+
+    /**
+     * @param jdbcTemplate the database
+     * @param transactionManager one transaction per batch
+     * @param properties {@code sample.storage.*}
+     */
+    public KvWriteQueues(JdbcTemplate jdbcTemplate, PlatformTransactionManager transactionManager, SampleProperties properties) {
+        SampleProperties.Storage storage = properties.getStorage();
+        KvTableSql sql = KvTableSql.forDatabase(
+                jdbcTemplate.execute((ConnectionCallback<String>) connection -> {
+                    DatabaseMetaData metaData = connection.getMetaData();
+                    return metaData.getDatabaseProductName();
+                }));
+        TransactionTemplate transaction = new TransactionTemplate(transactionManager);
+        this.history = queue("ts_kv", storage, jdbcTemplate, transaction, sql.history(),
+                row -> new HistoryKey(row), false);
+        this.latest = queue("ts_kv_latest", storage, jdbcTemplate, transaction, sql.latest(),
+                row -> new LatestKey(row), true);
+        this.attributes = queue("attribute_kv", storage, jdbcTemplate, transaction, sql.attribute(),
+                row -> new LatestKey(row), true);
+        this.stopTimeout = storage.getStopTimeout();
+    }
+
+    private record HistoryKey(Object deviceId, String key, long ts) {
+        HistoryKey(KvRow row) {
+            this(row.deviceId(), row.key(), row.ts());
+        }
+    }
+
+    private record LatestKey(Object deviceId, String key) {
+        LatestKey(KvRow row) {
+            this(row.deviceId(), row.key());
+        }
+    }
+
+    private static WriteBehindQueue<KvRow> queue(String table, SampleProperties.Storage storage, JdbcTemplate jdbc,
+                                                 TransactionTemplate transaction, String sql,
+                                                 Function<KvRow, Object> keyOf, boolean newestWins) {
+        return new WriteBehindQueue<>(table, storage.getQueueCapacity(), storage.getBatchSize(), storage.getMaxDelay(),
+                storage.getOfferTimeout(), rows -> {
+                    List<Object[]> params = new ArrayList<>(rows.size());
+                    fold(rows, keyOf, newestWins).forEach(row -> params.add(row.params()));
+                    transaction.executeWithoutResult(status -> jdbc.batchUpdate(sql, params));
+                });
+    }
+
+    /**
+     * @param rows a batch in order
+     * @param keyOf the row's key in its table
+     * @param newestWins whether a row replaces an earlier one of the same key only when it is not older
+     * @return one row per key: what writing the rows one by one in order would leave
+     */
+    static List<KvRow> fold(List<KvRow> rows, Function<KvRow, Object> keyOf, boolean newestWins) {
+        Map<Object, KvRow> byKey = new LinkedHashMap<>();
+        for (KvRow row : rows) {
+            byKey.merge(keyOf.apply(row), row, (earlier, later) -> !newestWins || later.ts() >= earlier.ts() ? later : earlier);
+        }
+        return new ArrayList<>(byKey.values());
+    }
+
+    /** @return the history queue ({@code ts_kv}) */
+    public WriteBehindQueue<KvRow> history() {
+        return history;
+    }
+
+    /** @return the latest values queue ({@code ts_kv_latest}) */
+    public WriteBehindQueue<KvRow> latest() {
+        return latest;
+    }
+
+    /** @return the attributes queue ({@code attribute_kv}) */
+    public WriteBehindQueue<KvRow> attributes() {
+        return attributes;
+    }
+
+    private List<WriteBehindQueue<KvRow>> all() {
+        return List.of(history, latest, attributes);
+    }
+
+    @Override
+    public void start() {
+        all().forEach(WriteBehindQueue::start);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        log.info("Stopping the write queues: writing {} queued row(s)", all().stream().mapToInt(WriteBehindQueue::size).sum());
+        all().forEach(queue -> queue.stop(stopTimeout));
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** Like the actor system, the queues keep running while a test context is paused: their stop is final. */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (WriteBehindQueue<KvRow> queue : all()) {
+            Gauge.builder("sample.iot.storage.queue.size", queue, WriteBehindQueue::size)
+                    .description("Rows waiting in a table's write queue").tag("queue", queue.getName()).register(registry);
+            FunctionCounter.builder("sample.iot.storage.queue.refused", queue, WriteBehindQueue::getRefused)
+                    .description("Rows refused because the write queue was full").tag("queue", queue.getName()).register(registry);
+            FunctionCounter.builder("sample.iot.storage.batches", queue, WriteBehindQueue::getBatches)
+                    .description("Batches written").tag("queue", queue.getName()).tag("outcome", "committed").register(registry);
+            FunctionCounter.builder("sample.iot.storage.batches", queue, WriteBehindQueue::getFailedBatches)
+                    .description("Batches written").tag("queue", queue.getName()).tag("outcome", "failed").register(registry);
+            FunctionCounter.builder("sample.iot.storage.rows", queue, WriteBehindQueue::getRowsWritten)
+                    .description("Rows committed").tag("queue", queue.getName()).register(registry);
+        }
+    }
+}
