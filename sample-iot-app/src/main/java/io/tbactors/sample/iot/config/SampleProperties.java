@@ -174,7 +174,7 @@ public class SampleProperties {
 
         /** Longest time a row waits for its batch to fill; a full batch is written at once. */
         @NotNull
-        private Duration maxDelay = Duration.ofMillis(5);
+        private Duration maxDelay = Duration.ofMillis(1);
 
         /** Most rows waiting in one table's queue. */
         @Min(1)
