@@ -20,23 +20,27 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.tbactors.sample.iot.SampleIotApplication;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Stops the application while devices keep posting, then reads the database it leaves behind: every reading that
- * was answered 200 must be there. Its own application context, since it closes it.
+ * was answered 200 must be there. Its own application context, since it closes it; on the in-memory H2 of the test
+ * profile and on the postgres profile against the test run's PostgreSQL server (see {@link TestPostgres}).
  */
 class GracefulShutdownEndToEndTest {
 
     private static final int DEVICES = 8;
 
-    @Test
-    void aShutdownWithMessagesInFlightLosesNoneThatWereAnswered200() throws Exception {
-        String url = "jdbc:h2:mem:shutdown-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"h2", "postgres"})
+    void aShutdownWithMessagesInFlightLosesNoneThatWereAnswered200(String database) throws Exception {
+        boolean postgres = database.equals("postgres");
+        String url = postgres ? TestPostgres.newDatabase() : "jdbc:h2:mem:shutdown-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
         ConfigurableApplicationContext app = new SpringApplicationBuilder(SampleIotApplication.class)
-                .profiles("test")
+                .profiles(postgres ? new String[] {"test", "postgres"} : new String[] {"test"})
                 // one rule thread: a backlog builds up in the rule engine, so the shutdown has work in flight to drain
                 .run("--spring.datasource.url=" + url, "--tb.actors.dispatchers.rule.pool-size=1");
         ApiClient api = new ApiClient(Integer.parseInt(app.getEnvironment().getProperty("local.server.port")));
@@ -72,7 +76,8 @@ class GracefulShutdownEndToEndTest {
         assertThat(posters.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 
         int checked = 0;
-        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+        try (Connection connection = postgres ? DriverManager.getConnection(url, TestPostgres.USER, TestPostgres.USER)
+                : DriverManager.getConnection(url, "sa", "")) {
             for (ApiClient.Device device : devices) {
                 Set<Long> stored = storedSeqs(connection, device.id());
                 assertThat(stored).as("device %s", device.id()).containsAll(answered200.get(device.id()));
