@@ -121,7 +121,15 @@ public class DevicePayloadParser {
             return value.doubleValue();
         }
         if (value.isString()) {
-            return value.stringValue();
+            String text = value.stringValue();
+            int nul = text.indexOf('\u0000');
+            if (nul >= 0) {
+                // PostgreSQL's text columns cannot hold U+0000; refused on every database so the answer does not
+                // depend on which one stores the reading
+                throw badRequest(path + " must not contain the NUL character (U+0000), found at index " + nul
+                        + "; other characters, control characters included, are allowed");
+            }
+            return text;
         }
         if (value.isObject() || value.isArray()) {
             checkNumbersInside(value, path);

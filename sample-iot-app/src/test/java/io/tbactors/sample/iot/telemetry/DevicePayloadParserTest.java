@@ -84,6 +84,14 @@ class DevicePayloadParserTest {
     }
 
     @Test
+    void aStringValueWithANulIsRefusedOnEveryDatabaseSinceOneCannotStoreIt() {
+        assertThatThrownBy(() -> parser.parseTelemetry(bytes("{\"label\": \"a\\u0000b\"}")))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getStatus()).isEqualTo(HttpStatus.BAD_REQUEST))
+                .hasMessageContaining("label").hasMessageContaining("must not contain the NUL character (U+0000), found at index 1");
+        assertThat(parser.parseTelemetry(bytes("{\"label\": \"tab\\there\"}"))).isNotEmpty();
+    }
+
+    @Test
     void anOverLongKeyIsRefusedWithItsLengthAndTheLimit() {
         assertBadRequest("{\"" + "k".repeat(256) + "\": 1}", "'" + "k".repeat(40) + "...': keys must be 1 to 255 characters");
     }
