@@ -1,22 +1,16 @@
 package io.tbactors.core;
 
-import java.util.List;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingDeque;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * An executor that runs nothing by itself: submitted turns wait until the test runs them, and a submission from a
- * chosen thread can be held inside {@code execute} until the test lets it through. This is how a test forces an
- * interleaving instead of hoping for it.
+ * A {@link SteppingExecutor} (turns wait until the test runs them) whose submission from a chosen thread can also be
+ * held inside {@code execute} until the test lets it through. This is how a test forces an interleaving instead of
+ * hoping for it.
  */
-final class GatedExecutor extends AbstractExecutorService {
+final class GatedExecutor extends SteppingExecutor {
 
-    private final LinkedBlockingDeque<Runnable> tasks = new LinkedBlockingDeque<>();
-    private volatile boolean shutdown;
     private volatile Predicate<Thread> holdSubmitter = t -> false;
     private volatile CountDownLatch held = new CountDownLatch(1);
     private volatile CountDownLatch release = new CountDownLatch(0);
@@ -47,73 +41,23 @@ final class GatedExecutor extends AbstractExecutorService {
 
     @Override
     public void execute(Runnable command) {
-        if (shutdown) {
-            throw new RejectedExecutionException("gated executor is shut down");
-        }
-        if (holdSubmitter.test(Thread.currentThread())) {
-            holdSubmitter = t -> false;
-            held.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            tasks.add(command);
-            heldDone.countDown();
+        if (!holdSubmitter.test(Thread.currentThread())) {
+            super.execute(command);
             return;
         }
-        tasks.add(command);
-    }
-
-    /** @return turns waiting to be run */
-    int queued() {
-        return tasks.size();
-    }
-
-    /** Runs the oldest waiting turn on the calling thread; @return whether there was one */
-    boolean runNext() {
-        Runnable task = tasks.poll();
-        if (task == null) {
-            return false;
+        holdSubmitter = t -> false;
+        held.countDown();
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        task.run();
-        return true;
+        super.execute(command);
+        heldDone.countDown();
     }
 
     /** Runs waiting turns, including the ones they submit, until none is left. */
     int runAll() {
-        int ran = 0;
-        while (runNext()) {
-            ran++;
-        }
-        return ran;
-    }
-
-    @Override
-    public void shutdown() {
-        shutdown = true;
-    }
-
-    @Override
-    public List<Runnable> shutdownNow() {
-        shutdown = true;
-        List<Runnable> left = new java.util.ArrayList<>(tasks);
-        tasks.clear();
-        return left;
-    }
-
-    @Override
-    public boolean isShutdown() {
-        return shutdown;
-    }
-
-    @Override
-    public boolean isTerminated() {
-        return shutdown && tasks.isEmpty();
-    }
-
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) {
-        return isTerminated();
+        return runAll(Integer.MAX_VALUE);
     }
 }

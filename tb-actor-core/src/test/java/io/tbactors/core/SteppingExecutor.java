@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * queued task on the calling thread. Given to {@code createDispatcher(name, executor)}, it turns every actor turn
  * into an explicit step, so a model checker can place each turn anywhere among tells and stops.
  */
-final class SteppingExecutor extends AbstractExecutorService {
+class SteppingExecutor extends AbstractExecutorService {
 
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private volatile boolean shutdown;
