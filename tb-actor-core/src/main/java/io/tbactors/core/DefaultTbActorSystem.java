@@ -544,12 +544,6 @@ public class DefaultTbActorSystem implements TbActorSystem {
     }
 
     @Override
-    public void broadcastToChildrenByType(TbActorId parent, TbActorMsg msg, String entityType) {
-        Objects.requireNonNull(entityType, "entityType must not be null");
-        broadcast(parent, id -> entityType.equals(id.getEntityType()), msg, false);
-    }
-
-    @Override
     public void broadcastToChildren(TbActorId parent, Predicate<TbActorId> childFilter, TbActorMsg msg) {
         broadcast(parent, Objects.requireNonNull(childFilter, "childFilter must not be null"), msg, false);
     }
