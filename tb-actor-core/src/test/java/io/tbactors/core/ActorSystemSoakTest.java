@@ -50,7 +50,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * returned true never delivers) and at the end: live count equal to the registry and to the incarnations not yet
  * destroyed, children listed only when registered, no periodic timer of a replaced instance still firing, then
  * after a system stop every message exactly one fate, every actor instance destroyed exactly once, no ask left
- * incomplete and no dispatcher or scheduler thread left. See the README's testing section for the command.
+ * incomplete and no dispatcher or scheduler thread left. See tb-actor-core/README.md, "Testing the runtime's concurrency", for the command.
  */
 @EnabledIfSystemProperty(named = "tb.soak.minutes", matches = "\\d+(\\.\\d+)?")
 class ActorSystemSoakTest {
