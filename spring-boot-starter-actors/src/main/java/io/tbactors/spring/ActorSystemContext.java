@@ -7,10 +7,12 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorStoppedException;
 import io.tbactors.api.TbActorSystem;
 import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,6 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import lombok.extern.slf4j.Slf4j;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
 
@@ -27,18 +30,23 @@ import org.springframework.context.ApplicationContext;
  *
  * <p>Messages told while the application shuts down are never dropped silently: each one is told
  * {@link TbActorStopReason#STOPPED} through {@link TbActorMsg#onTbActorStopped} and counted.
+ *
+ * <p>It works with any {@link TbActorSystem}. When the system also offers {@link TbActorSystemIntrospection} (the
+ * default one does), the context knows whether the system still runs and checks the root's dispatcher up front;
+ * {@link #ask} needs a {@link DefaultTbActorSystem}.
  */
 @Slf4j
 public class ActorSystemContext {
 
-    private final DefaultTbActorSystem actorSystem;
+    private final TbActorSystem actorSystem;
+    private final @Nullable TbActorSystemIntrospection introspection;
     private final ApplicationContext applicationContext;
-    private final Supplier<TbRootActorCreator> rootActorDeclaration;
-    private volatile TbRootActorCreator rootActorCreator;
+    private final Supplier<@Nullable TbRootActorCreator> rootActorDeclaration;
+    private volatile @Nullable TbRootActorCreator rootActorCreator;
     private volatile boolean rootActorResolved;
     private final Map<Class<?>, Object> singletonBeans = new ConcurrentHashMap<>();
     private final LongAdder rejectedMessages = new LongAdder();
-    private volatile TbActorRef rootActor;
+    private volatile @Nullable TbActorRef rootActor;
     private volatile boolean shuttingDown;
 
     /**
@@ -46,8 +54,8 @@ public class ActorSystemContext {
      * @param applicationContext the application's context, for {@link #getBean(Class)}
      * @param rootActorCreator the application's root actor declaration, or null when it declares none
      */
-    public ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
-                              TbRootActorCreator rootActorCreator) {
+    public ActorSystemContext(TbActorSystem actorSystem, ApplicationContext applicationContext,
+                              @Nullable TbRootActorCreator rootActorCreator) {
         this(actorSystem, applicationContext, () -> rootActorCreator);
     }
 
@@ -59,19 +67,20 @@ public class ActorSystemContext {
      * @param applicationContext the application's context, for {@link #getBean(Class)}
      * @param rootActorCreators the application's root actor declarations: none, or exactly one
      */
-    public ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
+    public ActorSystemContext(TbActorSystem actorSystem, ApplicationContext applicationContext,
                               ObjectProvider<TbRootActorCreator> rootActorCreators) {
         this(actorSystem, applicationContext, () -> single(rootActorCreators, applicationContext));
     }
 
-    private ActorSystemContext(DefaultTbActorSystem actorSystem, ApplicationContext applicationContext,
-                               Supplier<TbRootActorCreator> rootActorDeclaration) {
+    private ActorSystemContext(TbActorSystem actorSystem, ApplicationContext applicationContext,
+                               Supplier<@Nullable TbRootActorCreator> rootActorDeclaration) {
         this.actorSystem = Objects.requireNonNull(actorSystem, "actorSystem must not be null");
+        this.introspection = actorSystem instanceof TbActorSystemIntrospection view ? view : null;
         this.applicationContext = Objects.requireNonNull(applicationContext, "applicationContext must not be null");
         this.rootActorDeclaration = rootActorDeclaration;
     }
 
-    private static TbRootActorCreator single(ObjectProvider<TbRootActorCreator> rootActorCreators,
+    private static @Nullable TbRootActorCreator single(ObjectProvider<TbRootActorCreator> rootActorCreators,
                                              ApplicationContext applicationContext) {
         List<TbRootActorCreator> roots = rootActorCreators.orderedStream().toList();
         if (roots.size() > 1) {
@@ -82,7 +91,7 @@ public class ActorSystemContext {
         return roots.isEmpty() ? null : roots.get(0);
     }
 
-    private TbRootActorCreator rootActorCreator() {
+    private @Nullable TbRootActorCreator rootActorCreator() {
         if (!rootActorResolved) {
             synchronized (this) {
                 if (!rootActorResolved) {
@@ -150,7 +159,8 @@ public class ActorSystemContext {
      * @param request builds the request around the reply-to reference the actor answers to
      * @param timeout how long to wait for the reply
      * @param <R> the reply's type
-     * @return the reply; completes exceptionally on timeout, when the target stops or while the application shuts down
+     * @return the reply; completes exceptionally on timeout, when the target stops, while the application shuts down,
+     *     or with an {@link UnsupportedOperationException} when the actor system is not a {@link DefaultTbActorSystem}
      */
     public <R extends TbActorMsg> CompletableFuture<R> ask(TbActorId target, Function<TbActorRef, ? extends TbActorMsg> request,
                                                            Duration timeout) {
@@ -159,7 +169,11 @@ public class ActorSystemContext {
             return CompletableFuture.failedFuture(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
                     "The application is shutting down: no new requests are accepted"));
         }
-        return actorSystem.ask(target, request, timeout);
+        if (!(actorSystem instanceof DefaultTbActorSystem system)) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("ask needs a "
+                    + DefaultTbActorSystem.class.getName() + "; the actor system bean is a " + actorSystem.getClass().getName()));
+        }
+        return system.ask(target, request, timeout);
     }
 
     private void deliver(TbActorMsg msg, boolean highPriority) {
@@ -208,9 +222,23 @@ public class ActorSystemContext {
         return actorSystem;
     }
 
-    /** @return the actor system with its observability methods (dispatcher and actor statistics) */
+    /** @return what the actor system tells about itself, when it offers that (the default system does) */
+    public Optional<TbActorSystemIntrospection> getIntrospection() {
+        return Optional.ofNullable(introspection);
+    }
+
+    /**
+     * @return the actor system as the default implementation
+     * @throws IllegalStateException when the application declared an actor system of another type
+     * @deprecated read statistics through {@link #getIntrospection()}, which works with any system that offers them
+     */
+    @Deprecated(since = "0.1.0")
     public DefaultTbActorSystem getDefaultActorSystem() {
-        return actorSystem;
+        if (actorSystem instanceof DefaultTbActorSystem system) {
+            return system;
+        }
+        throw new IllegalStateException("The actor system bean is a " + actorSystem.getClass().getName() + ", not a "
+                + DefaultTbActorSystem.class.getName() + "; use getIntrospection() or getActorSystem()");
     }
 
     /** @return the actor system's scheduler; tasks that throw are logged and periodic ones keep running */
@@ -251,13 +279,13 @@ public class ActorSystemContext {
     }
 
     /** @return the root actor, or null when none is declared or it is not created yet */
-    public TbActorRef getRootActor() {
+    public @Nullable TbActorRef getRootActor() {
         return rootActor;
     }
 
     /** @return whether messages told now are delivered: false once shutdown has begun or the system stopped */
     public boolean isAcceptingMessages() {
-        return !shuttingDown && actorSystem.isRunning();
+        return !shuttingDown && (introspection == null || introspection.isRunning());
     }
 
     /** @return messages refused because the application was shutting down; each was told {@code STOPPED} */
@@ -276,7 +304,7 @@ public class ActorSystemContext {
             return;
         }
         String dispatcher = creator.getDispatcherName() != null ? creator.getDispatcherName() : defaultDispatcher;
-        if (actorSystem.getDispatcher(dispatcher).isEmpty()) {
+        if (introspection != null && introspection.getDispatcher(dispatcher).isEmpty()) {
             throw new IllegalStateException("The root actor's dispatcher '" + dispatcher + "' does not exist; configure it "
                     + "under tb.actors.dispatchers." + dispatcher + " or name an existing one");
         }

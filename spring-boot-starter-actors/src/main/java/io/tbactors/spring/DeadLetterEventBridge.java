@@ -1,8 +1,8 @@
 package io.tbactors.spring;
 
-import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.DeadLetter;
 import io.tbactors.core.observe.DeadLetterListener;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
@@ -14,14 +14,14 @@ import org.springframework.context.ApplicationEventPublisher;
 @Slf4j
 public class DeadLetterEventBridge implements DeadLetterListener, InitializingBean, DisposableBean {
 
-    private final DefaultTbActorSystem actorSystem;
+    private final TbActorSystemIntrospection actorSystem;
     private final ApplicationEventPublisher publisher;
 
     /**
      * @param actorSystem where the dead letters come from
      * @param publisher where the events go
      */
-    public DeadLetterEventBridge(DefaultTbActorSystem actorSystem, ApplicationEventPublisher publisher) {
+    public DeadLetterEventBridge(TbActorSystemIntrospection actorSystem, ApplicationEventPublisher publisher) {
         this.actorSystem = actorSystem;
         this.publisher = publisher;
     }

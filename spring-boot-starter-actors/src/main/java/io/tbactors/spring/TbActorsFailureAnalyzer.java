@@ -4,40 +4,49 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 
 /**
- * Explains a start-up failure caused by a {@code tb.actors.*} property: which property, the value it had and what
- * it may be. Covers values the actor system rejects ({@link InvalidTbActorsPropertyException}) and values that
- * cannot even be converted to the property's type (an unknown dispatcher type, text where a number belongs).
+ * Explains a start-up failure caused by a {@code tb.*} property of the starter or of a module built on it: a value
+ * a component rejected ({@link InvalidTbActorsPropertyException}), or a value that cannot even be converted to the
+ * property's type (an unknown enum constant, text where a number belongs), with where it was set.
+ *
+ * <p>Values that convert but break a rule of {@code tb.actors.*} fail the properties' own validator; this analyzer
+ * leaves those to Spring Boot's validation report, which lists every bad property with its origin.
  */
 public class TbActorsFailureAnalyzer implements FailureAnalyzer, Ordered {
 
     @Override
-    public FailureAnalysis analyze(Throwable failure) {
+    public @Nullable FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof InvalidTbActorsPropertyException invalid) {
-                return analysis(invalid.getProperty(), invalid.getValue(), invalid.getAllowed(), failure);
+                return analysis(invalid.getProperty(), invalid.getValue(), null, invalid.getAllowed(), failure);
             }
-            if (cause instanceof BindException bind && bind.getName().toString().startsWith(TbActorsProperties.PREFIX + ".")) {
+            if (cause instanceof BindException bind && !(bind.getCause() instanceof BindValidationException)
+                    && bind.getName().toString().startsWith("tb.")) {
                 ConfigurationProperty property = bind.getProperty();
-                Object value = property == null ? null : property.getValue();
-                return analysis(bind.getName().toString(), value, allowedFor(bind.getTarget().getType().resolve()), failure);
+                return analysis(bind.getName().toString(), property == null ? null : property.getValue(),
+                        property == null ? null : property.getOrigin(), allowedFor(bind.getTarget().getType().resolve()), failure);
             }
         }
         return null;
     }
 
-    private static FailureAnalysis analysis(String property, Object value, String allowed, Throwable failure) {
-        return new FailureAnalysis("Invalid value '" + value + "' for property '" + property + "'.",
+    private static FailureAnalysis analysis(String property, @Nullable Object value, @Nullable Origin origin, String allowed,
+                                            Throwable failure) {
+        String from = origin == null ? "" : " (from " + origin + ")";
+        return new FailureAnalysis("Invalid value '" + value + "' for property '" + property + "'" + from + ".",
                 "Set '" + property + "' to " + allowed + ".", failure);
     }
 
-    static String allowedFor(Class<?> type) {
+    static String allowedFor(@Nullable Class<?> type) {
         if (type == null) {
             return "a value of the documented type";
         }
@@ -60,7 +69,7 @@ public class TbActorsFailureAnalyzer implements FailureAnalyzer, Ordered {
 
     @Override
     public int getOrder() {
-        // ahead of Spring Boot's generic binding analyzer, which does not know the allowed values
+        // ahead of Spring Boot's generic binding analyzer, which names the allowed constants but not in property form
         return Ordered.HIGHEST_PRECEDENCE;
     }
 }

@@ -1,6 +1,7 @@
 package io.tbactors.spring;
 
-import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.api.TbActorSystem;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import java.time.Duration;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.context.SmartLifecycle;
@@ -22,30 +23,34 @@ public class TbActorsLifecycle implements SmartLifecycle {
     /** Phase of this lifecycle: stops after the web server's graceful shutdown and before the web server itself. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1536;
 
-    private final DefaultTbActorSystem actorSystem;
+    private final TbActorSystem actorSystem;
     private final ActorSystemContext actorSystemContext;
-    private final TbActorsProperties properties;
+    private final String rootDispatcher;
+    private final Duration shutdownTimeout;
     private volatile boolean running;
 
     /**
-     * @param actorSystem the actor system
+     * @param actorSystem the actor system; when it offers {@link TbActorSystemIntrospection} its mailboxes are drained
+     *     before it stops, otherwise it is stopped at once (its own {@code stop()} bounds the wait)
      * @param actorSystemContext the context whose root actor is created on start
-     * @param properties the settings (root dispatcher, shutdown timeout)
+     * @param rootDispatcher the root actor's dispatcher when its declaration names none
+     * @param shutdownTimeout the longest drain on shutdown
      */
-    public TbActorsLifecycle(DefaultTbActorSystem actorSystem, ActorSystemContext actorSystemContext,
-                             TbActorsProperties properties) {
+    public TbActorsLifecycle(TbActorSystem actorSystem, ActorSystemContext actorSystemContext, String rootDispatcher,
+                             Duration shutdownTimeout) {
         this.actorSystem = actorSystem;
         this.actorSystemContext = actorSystemContext;
-        this.properties = properties;
+        this.rootDispatcher = rootDispatcher;
+        this.shutdownTimeout = shutdownTimeout;
     }
 
     @Override
     public void start() {
-        if (!actorSystem.isRunning()) {
+        if (actorSystem instanceof TbActorSystemIntrospection view && !view.isRunning()) {
             throw new IllegalStateException("The actor system was stopped and cannot start again: "
                     + "stopping it destroyed its actors and ended its threads; create a new application context instead");
         }
-        actorSystemContext.createRootActor(properties.getRootDispatcher());
+        actorSystemContext.createRootActor(rootDispatcher);
         running = true;
     }
 
@@ -54,14 +59,16 @@ public class TbActorsLifecycle implements SmartLifecycle {
         if (!running) {
             return;
         }
-        Duration timeout = properties.getShutdownTimeout();
         actorSystemContext.stopAcceptingMessages();
-        log.info("Stopping the actor system: draining {} waiting message(s) for up to {}", actorSystem.getPendingMessages(), timeout);
-        if (!actorSystem.awaitQuiescence(timeout)) {
-            log.warn("Mailboxes not drained within {}: {} message(s) still waiting are told STOPPED", timeout,
-                    actorSystem.getPendingMessages());
+        if (actorSystem instanceof TbActorSystemIntrospection view) {
+            log.info("Stopping the actor system: draining {} waiting message(s) for up to {}", view.getPendingMessages(),
+                    shutdownTimeout);
+            if (!view.awaitQuiescence(shutdownTimeout)) {
+                log.warn("Mailboxes not drained within {}: {} message(s) still waiting are told STOPPED", shutdownTimeout,
+                        view.getPendingMessages());
+            }
         }
-        actorSystem.stop(timeout);
+        actorSystem.stop();
         running = false;
     }
 

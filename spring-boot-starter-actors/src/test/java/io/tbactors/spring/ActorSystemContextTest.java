@@ -124,9 +124,7 @@ class ActorSystemContextTest {
             ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
         });
         ActorSystemContext context = new ActorSystemContext(system, applicationContext, stuckRoot);
-        TbActorsProperties properties = new TbActorsProperties();
-        properties.setShutdownTimeout(Duration.ofMillis(200));
-        TbActorsLifecycle lifecycle = new TbActorsLifecycle(system, context, properties);
+        TbActorsLifecycle lifecycle = new TbActorsLifecycle(system, context, "default", Duration.ofMillis(200));
         lifecycle.start();
         Outcomes outcomes = new Outcomes();
         context.tell(new DeviceMsg("d", outcomes));

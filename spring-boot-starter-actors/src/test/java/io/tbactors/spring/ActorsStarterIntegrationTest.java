@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.spring.TestActors.DeviceMsg;
 import io.tbactors.spring.TestActors.Outcomes;
 import io.tbactors.spring.TestActors.RouterCreator;
@@ -41,7 +41,7 @@ import org.springframework.context.annotation.Bean;
 })
 class ActorsStarterIntegrationTest {
 
-    static final String EXPOSE = "management.endpoints.web.exposure.include=health,dispatchers,actors,metrics";
+    static final String EXPOSE = "management.endpoints.web.exposure.include=health,tbactorsdispatchers,tbactors,metrics";
     static final String SHOW_DETAILS = "management.endpoint.health.show-details=always";
     static final String DEVICES_TYPE = "tb.actors.dispatchers.devices.type=fork-join";
     static final String DEVICES_POOL = "tb.actors.dispatchers.devices.pool-size=2";
@@ -97,24 +97,24 @@ class ActorsStarterIntegrationTest {
         assertThat(health.read("$.components.actors.details.dispatchers.devices.actors", Integer.class)).isEqualTo(DEVICES);
         assertThat(health.read("$.components.actors.details.acceptingMessages", Boolean.class)).isTrue();
 
-        DocumentContext dispatchers = getJson("/actuator/dispatchers");
+        DocumentContext dispatchers = getJson("/actuator/tbactorsdispatchers");
         assertThat(dispatchers.read("$.dispatchers[*].name", List.class)).containsExactly("default", "devices");
-        DocumentContext devices = getJson("/actuator/dispatchers/devices");
+        DocumentContext devices = getJson("/actuator/tbactorsdispatchers/devices");
         assertThat(devices.read("$.kind", String.class)).isEqualTo("fork-join");
         assertThat(devices.read("$.poolSize", Integer.class)).isEqualTo(2);
         assertThat(devices.read("$.completedTurns", Long.class)).isPositive();
-        assertThat(get("/actuator/dispatchers/nowhere").statusCode()).isEqualTo(404);
+        assertThat(get("/actuator/tbactorsdispatchers/nowhere").statusCode()).isEqualTo(404);
 
-        DocumentContext overview = getJson("/actuator/actors?limit=3");
+        DocumentContext overview = getJson("/actuator/tbactors?limit=3");
         assertThat(overview.read("$.count", Integer.class)).isEqualTo(DEVICES + 1);
         assertThat(overview.read("$.rootActor", String.class)).isEqualTo("router");
         assertThat(overview.read("$.byType.DeviceActor", Integer.class)).isEqualTo(DEVICES);
         assertThat(overview.read("$.byDispatcher.default.RouterActor", Integer.class)).isEqualTo(1);
-        DocumentContext device = getJson("/actuator/actors/" + TestActors.deviceId("d3").toString().replace("|", "%7C"));
+        DocumentContext device = getJson("/actuator/tbactors/" + TestActors.deviceId("d3").toString().replace("|", "%7C"));
         assertThat(device.read("$.entityType", String.class)).isEqualTo("DEVICE");
         assertThat(device.read("$.dispatcher", String.class)).isEqualTo("devices");
         assertThat(device.read("$.parent", String.class)).isEqualTo("router");
-        assertThat(get("/actuator/actors/" + TestActors.deviceId("unknown").toString().replace("|", "%7C")).statusCode())
+        assertThat(get("/actuator/tbactors/" + TestActors.deviceId("unknown").toString().replace("|", "%7C")).statusCode())
                 .isEqualTo(404);
     }
 
@@ -122,15 +122,18 @@ class ActorsStarterIntegrationTest {
     void metricsAreReadableOverHttpWithLowCardinalityTags() throws Exception {
         processOneHundredMessages();
 
-        DocumentContext processed = getJson("/actuator/metrics/tb.actors.messages.processed?tag=actor.type:DeviceActor");
+        DocumentContext processed = getJson("/actuator/metrics/tb.actors.messages.processing?tag=actor.type:DeviceActor&tag=outcome:success");
         assertThat(processed.read("$.measurements[?(@.statistic=='COUNT')].value", List.class))
                 .singleElement().satisfies(count -> assertThat(((Number) count).doubleValue()).isGreaterThanOrEqualTo(MESSAGES));
+        assertThat(processed.read("$.baseUnit", String.class)).isEqualTo("seconds");
         assertThat(processed.read("$.availableTags[*].tag", List.class)).containsOnly("dispatcher");
+        assertThat(get("/actuator/metrics/tb.actors.messages.processed").statusCode()).as("no counter repeats the timer's count")
+                .isEqualTo(404);
         DocumentContext alive = getJson("/actuator/metrics/tb.actors.alive?tag=actor.type:DeviceActor");
         assertThat(alive.read("$.measurements[0].value", Double.class)).isEqualTo(DEVICES);
         DocumentContext waited = getJson("/actuator/metrics/tb.actors.messages.wait?tag=dispatcher:devices");
         assertThat(waited.read("$.measurements[?(@.statistic=='COUNT')].value", List.class)).isNotEmpty();
-        DocumentContext parallelism = getJson("/actuator/metrics/tb.actors.executor.parallelism?tag=dispatcher:devices");
+        DocumentContext parallelism = getJson("/actuator/metrics/tb.actors.executor.parallelism?tag=name:devices");
         assertThat(parallelism.read("$.measurements[0].value", Double.class)).isEqualTo(2.0);
         assertThat(getJson("/actuator/metrics/tb.actors.mailbox.backlog").read("$.availableTags[*].tag", List.class))
                 .containsExactly("dispatcher");
@@ -142,7 +145,7 @@ class ActorsStarterIntegrationTest {
                 .properties("server.port=0", EXPOSE, SHOW_DETAILS, DEVICES_TYPE, DEVICES_POOL, WAIT_TIME, SHUTDOWN_TIMEOUT)
                 .run();
         ActorSystemContext actors = application.getBean(ActorSystemContext.class);
-        DefaultTbActorSystem system = actors.getDefaultActorSystem();
+        TbActorSystemIntrospection system = actors.getIntrospection().orElseThrow();
         Outcomes outcomes = new Outcomes();
         AtomicInteger told = new AtomicInteger();
         AtomicBoolean keepTelling = new AtomicBoolean(true);

@@ -13,6 +13,8 @@ import io.tbactors.core.observe.DispatcherStats;
 import io.tbactors.spring.TestActors.DeviceMsg;
 import io.tbactors.spring.TestActors.Outcomes;
 import io.tbactors.spring.TestActors.RouterCreator;
+import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
+import io.tbactors.spring.autoconfigure.TbActorsProperties;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -257,7 +259,7 @@ class TbActorsAutoConfigurationTests {
             }
             actors.tellWithHighPriority(new DeviceMsg("d0", outcomes));
             await().untilAsserted(() -> assertThat(outcomes.processed).hasValue(51));
-            assertThat(actors.getDefaultActorSystem().getActorCount()).isEqualTo(6);
+            assertThat(actors.getIntrospection().orElseThrow().getActorCount()).isEqualTo(6);
             assertThat(actors.getRootActor().getActorId().toString()).isEqualTo("router");
         });
     }

@@ -14,20 +14,20 @@ import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A root actor that routes each message to a device actor, and the messages of the starter's tests. */
-final class TestActors {
+public final class TestActors {
 
-    static final String DEVICE = "DEVICE";
+    public static final String DEVICE = "DEVICE";
 
     private TestActors() {
     }
 
     /** @return the id of a device's actor, printed {@code DEVICE|<uuid>} */
-    static TbActorId deviceId(String device) {
+    public static TbActorId deviceId(String device) {
         return new TbEntityActorId(DEVICE, UUID.nameUUIDFromBytes(device.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** @return a root actor declaration (id {@code root}) whose actor hands each message to {@code onMessage} */
-    static TbRootActorCreator rootThat(Consumer<TbActorMsg> onMessage) {
+    public static TbRootActorCreator rootThat(Consumer<TbActorMsg> onMessage) {
         return new TbRootActorCreator() {
             @Override
             public TbActorId createActorId() {
@@ -48,7 +48,7 @@ final class TestActors {
     }
 
     /** Waits for the latch inside an actor, keeping the thread's interrupt for the runtime to see. */
-    static void awaitInActor(CountDownLatch latch) {
+    public static void awaitInActor(CountDownLatch latch) {
         try {
             latch.await();
         } catch (InterruptedException e) {
@@ -57,18 +57,18 @@ final class TestActors {
     }
 
     /** Counts what became of a batch of messages: processed, or told why not. */
-    static final class Outcomes {
-        final AtomicInteger processed = new AtomicInteger();
-        final AtomicInteger stopped = new AtomicInteger();
+    public static final class Outcomes {
+        public final AtomicInteger processed = new AtomicInteger();
+        public final AtomicInteger stopped = new AtomicInteger();
 
-        int total() {
+        public int total() {
             return processed.get() + stopped.get();
         }
     }
 
     /** A message for one device; records its own fate in {@link Outcomes}. */
-    record DeviceMsg(String device, Outcomes outcomes, long workNanos) implements TbActorMsg {
-        DeviceMsg(String device, Outcomes outcomes) {
+    public record DeviceMsg(String device, Outcomes outcomes, long workNanos) implements TbActorMsg {
+        public DeviceMsg(String device, Outcomes outcomes) {
             this(device, outcomes, 0);
         }
 
@@ -79,15 +79,15 @@ final class TestActors {
     }
 
     /** Declares {@link RouterActor} as the root, optionally on a named dispatcher. */
-    static final class RouterCreator implements TbRootActorCreator {
+    public static final class RouterCreator implements TbRootActorCreator {
         private final String dispatcher;
         private final String deviceDispatcher;
 
-        RouterCreator() {
-            this(null, TbActorsProperties.DEFAULT_DISPATCHER);
+        public RouterCreator() {
+            this(null, "default");
         }
 
-        RouterCreator(String dispatcher, String deviceDispatcher) {
+        public RouterCreator(String dispatcher, String deviceDispatcher) {
             this.dispatcher = dispatcher;
             this.deviceDispatcher = deviceDispatcher;
         }
@@ -109,7 +109,7 @@ final class TestActors {
     }
 
     /** Routes each {@link DeviceMsg} to a child per device, created on first use. */
-    static final class RouterActor extends AbstractTbActor {
+    public static final class RouterActor extends AbstractTbActor {
         private final String deviceDispatcher;
 
         RouterActor(String deviceDispatcher) {
@@ -138,7 +138,7 @@ final class TestActors {
     }
 
     /** Marks each message processed, after an optional stretch of work. */
-    static final class DeviceActor extends AbstractTbActor {
+    public static final class DeviceActor extends AbstractTbActor {
         @Override
         public boolean process(TbActorMsg msg) {
             if (msg instanceof DeviceMsg deviceMsg) {

@@ -18,6 +18,7 @@ import io.tbactors.core.observe.DeadLetter;
 import io.tbactors.core.observe.DeadLetterListener;
 import io.tbactors.core.observe.DeadLetterReason;
 import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
@@ -55,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * asked for the actor, so for one live id the creator runs at most once, whatever the concurrency and even when it
  * throws (then the placeholder is removed and whatever was told to it is told {@code INIT_FAILED}).
  */
-public class DefaultTbActorSystem implements TbActorSystem {
+public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrospection {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultTbActorSystem.class);
 
@@ -67,7 +68,7 @@ public class DefaultTbActorSystem implements TbActorSystem {
     private final TbActorSystemListener listener;
     private final ConcurrentMap<String, Dispatcher> dispatchers = new ConcurrentHashMap<>();
     private final ConcurrentMap<TbActorId, TbActorMailbox> actors = new ConcurrentHashMap<>();
-    private final SafeScheduledExecutor scheduler;
+    private final ScheduledExecutorService scheduler;
     private final AtomicInteger liveActors = new AtomicInteger();
     private final AtomicInteger state = new AtomicInteger(RUNNING);
     private final LongAdder toldAfterStop = new LongAdder();
@@ -104,7 +105,8 @@ public class DefaultTbActorSystem implements TbActorSystem {
         Objects.requireNonNull(listener, "listener must not be null; use TbActorSystemListener.NOOP for none");
         this.listener = listener == TbActorSystemListener.NOOP ? null : new ContainedListener(listener, this);
         this.contextPropagator = settings.getContextPropagator();
-        this.scheduler = new SafeScheduledExecutor(settings.getSchedulerPoolSize(), "tb-actors-scheduler");
+        this.scheduler = settings.getSchedulerFactory() != null ? settings.getSchedulerFactory().get()
+                : new SafeScheduledExecutor(settings.getSchedulerPoolSize(), "tb-actors-scheduler");
         long logInterval = settings.getRateLimitedLogInterval().toNanos();
         this.deadLetterWarning = new RateLimitedWarning(logInterval);
         this.slowProcessingWarning = new RateLimitedWarning(logInterval);

@@ -3,6 +3,8 @@ package io.tbactors.core;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 
 /**
  * Settings of a {@link DefaultTbActorSystem}. The three-argument constructor matches ThingsBoard's; further
@@ -25,6 +27,7 @@ public final class TbActorSystemSettings {
     private final Duration restartBackoff;
     private final Duration passivationTick;
     private final Duration rateLimitedLogInterval;
+    private final Supplier<ScheduledExecutorService> schedulerFactory;
 
     /**
      * @param actorThroughput messages an actor processes in one turn before its thread moves on; at least 1
@@ -58,6 +61,7 @@ public final class TbActorSystemSettings {
         this.maxRestarts = b.maxRestarts;
         this.restartWindow = requirePositive("restartWindow", b.restartWindow);
         this.restartBackoff = requireNotNegative("restartBackoff", b.restartBackoff);
+        this.schedulerFactory = b.schedulerFactory;
         this.passivationTick = requirePositive("passivationTick", b.passivationTick);
         this.rateLimitedLogInterval = requirePositive("rateLimitedLogInterval", b.rateLimitedLogInterval);
     }
@@ -155,6 +159,11 @@ public final class TbActorSystemSettings {
         return rateLimitedLogInterval;
     }
 
+    /** @return makes the system's scheduler in place of its own thread pool, or null (the default) for the pool */
+    public Supplier<ScheduledExecutorService> getSchedulerFactory() {
+        return schedulerFactory;
+    }
+
     @Override
     public String toString() {
         return "TbActorSystemSettings{actorThroughput=" + actorThroughput + ", schedulerPoolSize=" + schedulerPoolSize
@@ -176,6 +185,7 @@ public final class TbActorSystemSettings {
         private Duration restartBackoff = Duration.ofMillis(100);
         private Duration passivationTick = Duration.ofSeconds(1);
         private Duration rateLimitedLogInterval = Duration.ofSeconds(10);
+        private Supplier<ScheduledExecutorService> schedulerFactory;
 
         private Builder() {
         }
@@ -252,6 +262,17 @@ public final class TbActorSystemSettings {
          */
         public Builder contextPropagator(TbMessageContextPropagator value) {
             this.contextPropagator = value;
+            return this;
+        }
+
+        /**
+         * @param value makes the scheduler that runs timers, init retries, restart backoff, ask timeouts and passivation
+         *     ticks, such as a test's manually advanced clock; the system shuts it down when it stops. Null (the
+         *     default) gives a pool of {@code schedulerPoolSize} threads
+         * @return this
+         */
+        public Builder scheduler(Supplier<ScheduledExecutorService> value) {
+            this.schedulerFactory = value;
             return this;
         }
 

@@ -6,7 +6,7 @@ import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import io.tbactors.spring.ActorSystemContext;
-import io.tbactors.spring.TbActorsAutoConfiguration;
+import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

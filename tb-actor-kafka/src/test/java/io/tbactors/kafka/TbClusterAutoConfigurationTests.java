@@ -8,7 +8,7 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
-import io.tbactors.spring.TbActorsAutoConfiguration;
+import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
 import io.tbactors.spring.TbActorsFailureAnalyzer;
 import io.tbactors.spring.TbRootActorCreator;
 import java.time.Duration;

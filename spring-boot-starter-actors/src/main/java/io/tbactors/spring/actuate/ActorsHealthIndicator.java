@@ -1,7 +1,7 @@
 package io.tbactors.spring.actuate;
 
-import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.spring.ActorSystemContext;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +23,7 @@ public class ActorsHealthIndicator extends AbstractHealthIndicator {
     /** The status reported when the mailbox backlog passes its threshold. */
     public static final Status WARNING = new Status("WARNING", "Mailbox backlog above its threshold");
 
-    private final DefaultTbActorSystem actorSystem;
+    private final TbActorSystemIntrospection actorSystem;
     private final ActorSystemContext actorSystemContext;
     private final long backlogWarningThreshold;
 
@@ -32,7 +32,7 @@ public class ActorsHealthIndicator extends AbstractHealthIndicator {
      * @param actorSystemContext tells whether the application still accepts messages
      * @param backlogWarningThreshold waiting messages above which the status is {@link #WARNING}
      */
-    public ActorsHealthIndicator(DefaultTbActorSystem actorSystem, ActorSystemContext actorSystemContext,
+    public ActorsHealthIndicator(TbActorSystemIntrospection actorSystem, ActorSystemContext actorSystemContext,
                                  long backlogWarningThreshold) {
         super("Actor system health check failed");
         this.actorSystem = actorSystem;

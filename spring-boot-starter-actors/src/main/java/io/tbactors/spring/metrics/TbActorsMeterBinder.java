@@ -6,9 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
-import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.spring.ActorSystemContext;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,7 +26,7 @@ public class TbActorsMeterBinder implements MeterBinder {
 
     private static final long SNAPSHOT_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final DefaultTbActorSystem actorSystem;
+    private final TbActorSystemIntrospection actorSystem;
     private final ActorSystemContext actorSystemContext;
     private Map<String, Long> backlogSnapshot = Map.of();
     private long snapshotTakenAt;
@@ -36,7 +36,7 @@ public class TbActorsMeterBinder implements MeterBinder {
      * @param actorSystem the actor system whose dispatchers (those present when bound) are measured
      * @param actorSystemContext counts the messages refused during shutdown
      */
-    public TbActorsMeterBinder(DefaultTbActorSystem actorSystem, ActorSystemContext actorSystemContext) {
+    public TbActorsMeterBinder(TbActorSystemIntrospection actorSystem, ActorSystemContext actorSystemContext) {
         this.actorSystem = actorSystem;
         this.actorSystemContext = actorSystemContext;
     }
@@ -46,22 +46,25 @@ public class TbActorsMeterBinder implements MeterBinder {
         for (DispatcherStats stats : actorSystem.getDispatcherStats()) {
             String name = stats.name();
             Tags tags = Tags.of("dispatcher", name);
+            // Micrometer tags executor meters with the pool's name; a dispatcher tag beside it would repeat it
             actorSystem.getDispatcher(name).map(Dispatcher::getExecutor).ifPresent(executor ->
-                    new ExecutorServiceMetrics(executor, name, TbActorsMeterNames.EXECUTOR_PREFIX, tags).bindTo(registry));
+                    new ExecutorServiceMetrics(executor, name, TbActorsMeterNames.EXECUTOR_PREFIX, Tags.empty()).bindTo(registry));
             Gauge.builder(TbActorsMeterNames.MAILBOX_BACKLOG, this, binder -> binder.backlog(name))
-                    .description("Messages waiting in the mailboxes of the dispatcher's actors").tags(tags).register(registry);
+                    .description("Messages waiting in the mailboxes of the dispatcher's actors")
+                    .baseUnit(TbActorsMeterNames.UNIT_MESSAGES).tags(tags).register(registry);
             FunctionCounter.builder(TbActorsMeterNames.DISPATCHER_TURNS, actorSystem,
                             system -> system.getDispatcher(name).map(Dispatcher::getCompletedTurns).orElse(0L))
-                    .description("Actor turns the dispatcher has run").tags(tags).register(registry);
+                    .description("Actor turns the dispatcher has run").baseUnit(TbActorsMeterNames.UNIT_TURNS).tags(tags).register(registry);
         }
         FunctionCounter.builder(TbActorsMeterNames.MESSAGES_TOLD_AFTER_STOP, this,
                         binder -> binder.actorSystem.getToldAfterStopCount() + binder.actorSystemContext.getRejectedMessageCount())
-                .description("Messages told after shutdown began; each was told STOPPED").register(registry);
-        FunctionCounter.builder(TbActorsMeterNames.DEAD_LETTERS, actorSystem, DefaultTbActorSystem::getDeadLetterCount)
-                .description("Messages to unknown or stopped actors, or refused or dropped by full mailboxes").register(registry);
-        FunctionCounter.builder(TbActorsMeterNames.PASSIVATED, actorSystem, DefaultTbActorSystem::getPassivatedCount)
-                .description("Actors stopped after being idle for their idle timeout").register(registry);
-        FunctionCounter.builder(TbActorsMeterNames.CALLBACK_FAILURES, actorSystem, DefaultTbActorSystem::getCallbackFailureCount)
+                .description("Messages told after shutdown began; each was told STOPPED").baseUnit(TbActorsMeterNames.UNIT_MESSAGES).register(registry);
+        FunctionCounter.builder(TbActorsMeterNames.DEAD_LETTERS, actorSystem, TbActorSystemIntrospection::getDeadLetterCount)
+                .description("Messages to unknown or stopped actors, or refused or dropped by full mailboxes")
+                .baseUnit(TbActorsMeterNames.UNIT_MESSAGES).register(registry);
+        FunctionCounter.builder(TbActorsMeterNames.PASSIVATED, actorSystem, TbActorSystemIntrospection::getPassivatedCount)
+                .description("Actors stopped after being idle for their idle timeout").baseUnit(TbActorsMeterNames.UNIT_ACTORS).register(registry);
+        FunctionCounter.builder(TbActorsMeterNames.CALLBACK_FAILURES, actorSystem, TbActorSystemIntrospection::getCallbackFailureCount)
                 .description("Failures of user callbacks and plug-ins that the runtime contained (listeners, context "
                         + "propagators, dead-letter listeners, onTbActorStopped, destroy)").register(registry);
     }

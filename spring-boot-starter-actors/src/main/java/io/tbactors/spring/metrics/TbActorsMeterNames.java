@@ -3,14 +3,20 @@ package io.tbactors.spring.metrics;
 /** Names of the meters the starter registers; all tags are of low cardinality (dispatcher, actor type, reason). */
 public final class TbActorsMeterNames {
 
-    /** Counter of processed messages, tags {@code dispatcher}, {@code actor.type}. */
-    public static final String MESSAGES_PROCESSED = "tb.actors.messages.processed";
-
-    /** Counter of messages whose processing threw, tags {@code dispatcher}, {@code actor.type}. */
-    public static final String MESSAGES_FAILED = "tb.actors.messages.failed";
-
-    /** Timer of processing, tags {@code dispatcher}, {@code actor.type}. */
+    /**
+     * Timer of processing, tags {@code dispatcher}, {@code actor.type} and {@code outcome} ({@value #OUTCOME_SUCCESS}
+     * or {@value #OUTCOME_FAILURE}); its count is the number of processed messages.
+     */
     public static final String MESSAGES_PROCESSING = "tb.actors.messages.processing";
+
+    /** Tag of {@link #MESSAGES_PROCESSING}: whether processing returned or threw. */
+    public static final String OUTCOME = "outcome";
+
+    /** {@link #OUTCOME} of a message whose processing returned. */
+    public static final String OUTCOME_SUCCESS = "success";
+
+    /** {@link #OUTCOME} of a message whose processing threw. */
+    public static final String OUTCOME_FAILURE = "failure";
 
     /** Timer of the time messages wait in mailboxes (with {@code tb.actors.metrics.wait-time=true}). */
     public static final String MESSAGES_WAIT = "tb.actors.messages.wait";
@@ -51,8 +57,20 @@ public final class TbActorsMeterNames {
     /** Counter of actor turns a dispatcher has run, tag {@code dispatcher}. */
     public static final String DISPATCHER_TURNS = "tb.actors.dispatcher.turns";
 
-    /** Prefix of each dispatcher's executor meters ({@code tb.actors.executor.*}), tags {@code name}, {@code dispatcher}. */
+    /** Prefix of each dispatcher's executor meters ({@code tb.actors.executor.*}), tag {@code name} (the dispatcher). */
     public static final String EXECUTOR_PREFIX = "tb.actors";
+
+    /** Base unit of meters that count messages. */
+    public static final String UNIT_MESSAGES = "messages";
+
+    /** Base unit of meters that count actors. */
+    public static final String UNIT_ACTORS = "actors";
+
+    /** Base unit of meters that count dispatcher turns. */
+    public static final String UNIT_TURNS = "turns";
+
+    /** Base unit of meters that count failures or restarts. */
+    public static final String UNIT_EVENTS = "events";
 
     private TbActorsMeterNames() {
     }

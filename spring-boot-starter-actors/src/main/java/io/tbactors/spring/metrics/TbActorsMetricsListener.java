@@ -1,7 +1,6 @@
 package io.tbactors.spring.metrics;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -42,6 +41,7 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
         for (TbActorStopReason reason : TbActorStopReason.values()) {
             notProcessed.put(reason, Counter.builder(TbActorsMeterNames.MESSAGES_NOT_PROCESSED)
                     .description("Messages that were never processed; each was told why through onTbActorStopped")
+                    .baseUnit(TbActorsMeterNames.UNIT_MESSAGES)
                     .tag("reason", reason.name())
                     .register(registry));
         }
@@ -50,10 +50,7 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
     @Override
     public void onMessageProcessed(String dispatcher, String actorType, long waitNanos, long processNanos, boolean failed) {
         ActorTypeMeters m = meters(dispatcher, actorType);
-        if (failed) {
-            m.failed.increment();
-        }
-        m.processing.record(processNanos, TimeUnit.NANOSECONDS);
+        (failed ? m.failed : m.processed).record(processNanos, TimeUnit.NANOSECONDS);
         if (waitNanos >= 0 && m.waiting != null) {
             m.waiting.record(waitNanos, TimeUnit.NANOSECONDS);
         }
@@ -111,37 +108,41 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
 
     /** The meters of one dispatcher and actor type. */
     private final class ActorTypeMeters {
-        final Counter failed;
+        final Timer processed;
+        final Timer failed;
         final Counter initFailures;
         final Counter slow;
         final Counter restarts;
         final Counter refused;
-        final Timer processing;
         final Timer waiting;
         final AtomicInteger alive = new AtomicInteger();
 
         ActorTypeMeters(Tags tags) {
-            failed = Counter.builder(TbActorsMeterNames.MESSAGES_FAILED)
-                    .description("Messages whose processing threw").tags(tags).register(registry);
+            processed = processingTimer(tags, TbActorsMeterNames.OUTCOME_SUCCESS);
+            failed = processingTimer(tags, TbActorsMeterNames.OUTCOME_FAILURE);
             initFailures = Counter.builder(TbActorsMeterNames.INIT_FAILURES)
-                    .description("Failed attempts to initialise an actor").tags(tags).register(registry);
+                    .description("Failed attempts to initialise an actor").baseUnit(TbActorsMeterNames.UNIT_EVENTS).tags(tags)
+                    .register(registry);
             slow = Counter.builder(TbActorsMeterNames.MESSAGES_SLOW)
                     .description("Messages whose processing took longer than tb.actors.slow-processing-threshold")
-                    .tags(tags).register(registry);
+                    .baseUnit(TbActorsMeterNames.UNIT_MESSAGES).tags(tags).register(registry);
             restarts = Counter.builder(TbActorsMeterNames.RESTARTS)
-                    .description("Actors restarted after a failure").tags(tags).register(registry);
+                    .description("Actors restarted after a failure").baseUnit(TbActorsMeterNames.UNIT_EVENTS).tags(tags)
+                    .register(registry);
             refused = Counter.builder(TbActorsMeterNames.MESSAGES_REFUSED)
                     .description("tryTell calls refused by a full mailbox; the message stayed with its sender")
-                    .tags(tags).register(registry);
-            processing = Timer.builder(TbActorsMeterNames.MESSAGES_PROCESSING)
-                    .description("Time an actor took to process a message").tags(tags).register(registry);
-            // the processing timer already counts every message: the counter reads it instead of counting again
-            FunctionCounter.builder(TbActorsMeterNames.MESSAGES_PROCESSED, processing, Timer::count)
-                    .description("Messages processed, including those whose processing threw").tags(tags).register(registry);
+                    .baseUnit(TbActorsMeterNames.UNIT_MESSAGES).tags(tags).register(registry);
             waiting = !waitTime ? null : Timer.builder(TbActorsMeterNames.MESSAGES_WAIT)
                     .description("Time a message waited in its mailbox before processing").tags(tags).register(registry);
             Gauge.builder(TbActorsMeterNames.ACTORS_ALIVE, alive, AtomicInteger::get)
-                    .description("Live actors").tags(tags).strongReference(true).register(registry);
+                    .description("Live actors").baseUnit(TbActorsMeterNames.UNIT_ACTORS).tags(tags).strongReference(true)
+                    .register(registry);
+        }
+
+        private Timer processingTimer(Tags tags, String outcome) {
+            return Timer.builder(TbActorsMeterNames.MESSAGES_PROCESSING)
+                    .description("Time an actor took to process a message; the outcome says whether processing threw")
+                    .tags(tags).tag(TbActorsMeterNames.OUTCOME, outcome).register(registry);
         }
     }
 }

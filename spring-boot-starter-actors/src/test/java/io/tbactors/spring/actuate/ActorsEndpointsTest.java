@@ -12,7 +12,7 @@ class ActorsEndpointsTest {
     @Test
     void theDispatchersEndpointListsEachDispatcherAndFindsOneByName() {
         try (BlockingActorSystem actors = new BlockingActorSystem()) {
-            DispatchersEndpoint endpoint = new DispatchersEndpoint(actors.system);
+            TbActorsDispatchersEndpoint endpoint = new TbActorsDispatchersEndpoint(actors.system);
 
             assertThat(endpoint.dispatchers().running()).isTrue();
             assertThat(endpoint.dispatchers().dispatchers()).extracting(DispatcherStats::name).containsExactly("main", "side");
@@ -28,9 +28,9 @@ class ActorsEndpointsTest {
     void theActorsEndpointCountsByTypeAndDispatcherAndListsTheLargestMailboxes() throws InterruptedException {
         try (BlockingActorSystem actors = new BlockingActorSystem()) {
             actors.buildBacklog(4);
-            ActorsEndpoint endpoint = new ActorsEndpoint(actors.system, actors.context);
+            TbActorsEndpoint endpoint = new TbActorsEndpoint(actors.system, actors.context);
 
-            ActorsEndpoint.ActorsDescriptor overview = endpoint.actors(null);
+            TbActorsEndpoint.ActorsDescriptor overview = endpoint.actors(null);
             assertThat(overview.count()).isEqualTo(2);
             assertThat(overview.pendingMessages()).isEqualTo(4);
             assertThat(overview.rootActor()).isNull();
@@ -48,7 +48,7 @@ class ActorsEndpointsTest {
     @Test
     void theActorsEndpointFindsOneActorByItsIdEvenWithSlashes() {
         try (BlockingActorSystem actors = new BlockingActorSystem()) {
-            ActorsEndpoint endpoint = new ActorsEndpoint(actors.system, actors.context);
+            TbActorsEndpoint endpoint = new TbActorsEndpoint(actors.system, actors.context);
 
             ActorStats idle = endpoint.actor(new String[] {"tenant", "acme"});
             assertThat(idle.id()).isEqualTo("tenant/acme");

@@ -21,12 +21,18 @@ class TbActorsMetricsListenerTest {
         listener.onMessageProcessed("d", "DeviceActor", -1, 4_000_000, true);
         listener.onMessageProcessed("e", "DeviceActor", -1, 1_000_000, false);
 
-        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "d", "actor.type", "DeviceActor")
-                .functionCounter().count()).isEqualTo(2.0);
-        assertThat(registry.get(TbActorsMeterNames.MESSAGES_FAILED).tags("dispatcher", "d").counter().count()).isEqualTo(1.0);
-        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "d").timer()
-                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(6.0);
-        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSED).tags("dispatcher", "e").functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "d", "actor.type", "DeviceActor")
+                .tag(TbActorsMeterNames.OUTCOME, TbActorsMeterNames.OUTCOME_SUCCESS).timer().totalTime(TimeUnit.MILLISECONDS))
+                .isEqualTo(2.0);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "d")
+                .tag(TbActorsMeterNames.OUTCOME, TbActorsMeterNames.OUTCOME_FAILURE).timer().count()).isEqualTo(1);
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "d").timers())
+                .as("one timer per outcome, together every processed message").hasSize(2)
+                .allSatisfy(timer -> assertThat(timer.count()).isEqualTo(1));
+        assertThat(registry.get(TbActorsMeterNames.MESSAGES_PROCESSING).tags("dispatcher", "e")
+                .tag(TbActorsMeterNames.OUTCOME, TbActorsMeterNames.OUTCOME_SUCCESS).timer().count()).isEqualTo(1);
+        assertThat(registry.find("tb.actors.messages.processed").meter()).as("no counter repeats the timer's count").isNull();
+        assertThat(registry.find("tb.actors.messages.failed").meter()).as("no counter repeats the timer's count").isNull();
         assertThat(registry.find(TbActorsMeterNames.MESSAGES_WAIT).timer()).as("wait times are off").isNull();
     }
 

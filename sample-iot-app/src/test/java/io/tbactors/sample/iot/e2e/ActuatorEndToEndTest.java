@@ -26,16 +26,16 @@ class ActuatorEndToEndTest extends EndToEndTest {
         ApiClient.Device device = newDevice();
         api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}");
 
-        assertThat(api.getWithoutCredentials("/actuator/dispatchers").status()).isEqualTo(401);
-        assertThat(api.getWithoutCredentials("/actuator/actors").status()).isEqualTo(401);
-        JsonNode dispatchers = api.get("/actuator/dispatchers").json();
+        assertThat(api.getWithoutCredentials("/actuator/tbactorsdispatchers").status()).isEqualTo(401);
+        assertThat(api.getWithoutCredentials("/actuator/tbactors").status()).isEqualTo(401);
+        JsonNode dispatchers = api.get("/actuator/tbactorsdispatchers").json();
         assertThat(dispatchers.toString()).contains("\"app\"", "\"tenant\"", "\"device\"", "\"rule\"");
-        JsonNode actors = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/actuator/actors").json(),
+        JsonNode actors = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/actuator/tbactors").json(),
                 json -> json.get("byType").has("DeviceActor"));
         assertThat(actors.get("rootActor").stringValue()).isEqualTo("APP");
         assertThat(actors.get("byDispatcher").get("tenant").has("TenantActor")).isTrue();
         assertThat(actors.get("byDispatcher").get("rule").has("RuleNodeActor")).isTrue();
-        assertThat(api.get("/actuator/actors/DEVICE%7C" + device.id()).status()).isEqualTo(200);
+        assertThat(api.get("/actuator/tbactors/DEVICE%7C" + device.id()).status()).isEqualTo(200);
     }
 
     @Test

@@ -115,7 +115,7 @@ class ClusterEndToEndTest {
                 // each device's actor lives on exactly one node: its partition's owner
                 int hosts = 0;
                 for (ApiClient node : nodes) {
-                    if (node.get("/actuator/actors/DEVICE%7C" + device.id()).status() == 200) {
+                    if (node.get("/actuator/tbactors/DEVICE%7C" + device.id()).status() == 200) {
                         hosts++;
                     }
                 }

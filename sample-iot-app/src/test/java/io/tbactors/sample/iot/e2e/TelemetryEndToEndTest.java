@@ -108,14 +108,14 @@ class TelemetryEndToEndTest extends EndToEndTest {
     void aDeletedDeviceIsGoneItsTokenIsRefusedAndItsActorStops() {
         ApiClient.Device device = newDevice();
         api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}");
-        await().atMost(WAIT).until(() -> api.get("/actuator/actors/DEVICE%7C" + device.id()).status() == 200);
+        await().atMost(WAIT).until(() -> api.get("/actuator/tbactors/DEVICE%7C" + device.id()).status() == 200);
 
         assertThat(api.delete("/api/devices/" + device.id()).status()).isEqualTo(204);
 
         assertThat(api.get("/api/devices/" + device.id()).status()).isEqualTo(404);
         assertThat(api.postAsDevice(device.token(), "telemetry", "{\"t\": 2}").status()).as("token evicted from the cache")
                 .isEqualTo(401);
-        await().atMost(WAIT).until(() -> api.get("/actuator/actors/DEVICE%7C" + device.id()).status() == 404);
+        await().atMost(WAIT).until(() -> api.get("/actuator/tbactors/DEVICE%7C" + device.id()).status() == 404);
         assertThat(api.delete("/api/devices/" + device.id()).status()).isEqualTo(404);
     }
 

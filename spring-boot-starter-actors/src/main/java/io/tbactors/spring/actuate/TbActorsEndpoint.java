@@ -1,8 +1,8 @@
 package io.tbactors.spring.actuate;
 
 import io.tbactors.api.TbActorRef;
-import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.ActorStats;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.spring.ActorSystemContext;
 import java.util.List;
 import java.util.Map;
@@ -13,24 +13,27 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code actors} endpoint: live actors counted by dispatcher and type, the actors with the largest mailboxes
- * ({@code ?limit=} how many, 10 by default), and {@code /actors/{id}} for one actor's state. An id's text is its
+ * The {@code tbactors} endpoint: live actors counted by dispatcher and type, the actors with the largest mailboxes
+ * ({@code ?limit=} how many, 10 by default), and {@code /tbactors/{id}} for one actor's state. An id's text is its
  * {@code toString()}, such as {@code DEVICE|4d3c...}; URL-encode it.
  */
-@Endpoint(id = "actors")
-public class ActorsEndpoint {
+@Endpoint(id = TbActorsEndpoint.ID)
+public class TbActorsEndpoint {
+
+    /** Id of the endpoint, prefixed so that it cannot collide with another library's. */
+    public static final String ID = "tbactors";
 
     static final int DEFAULT_LIMIT = 10;
     static final int MAX_LIMIT = 1000;
 
-    private final DefaultTbActorSystem actorSystem;
+    private final TbActorSystemIntrospection actorSystem;
     private final ActorSystemContext actorSystemContext;
 
     /**
      * @param actorSystem the actor system to report on
      * @param actorSystemContext the application's context, for the root actor and whether messages are accepted
      */
-    public ActorsEndpoint(DefaultTbActorSystem actorSystem, ActorSystemContext actorSystemContext) {
+    public TbActorsEndpoint(TbActorSystemIntrospection actorSystem, ActorSystemContext actorSystemContext) {
         this.actorSystem = actorSystem;
         this.actorSystemContext = actorSystemContext;
     }
@@ -57,7 +60,7 @@ public class ActorsEndpoint {
      * @return that actor's state, or null (a 404) when no such actor lives
      */
     @ReadOperation
-    public ActorStats actor(@Selector(match = Selector.Match.ALL_REMAINING) String[] id) {
+    public @Nullable ActorStats actor(@Selector(match = Selector.Match.ALL_REMAINING) String[] id) {
         return actorSystem.findActorStats(String.join("/", id)).orElse(null);
     }
 
@@ -72,7 +75,7 @@ public class ActorsEndpoint {
      * @param byDispatcher live actors by dispatcher, then by actor type
      * @param largestMailboxes the actors with the most waiting messages, largest first
      */
-    public record ActorsDescriptor(int count, long pendingMessages, String rootActor, boolean acceptingMessages,
+    public record ActorsDescriptor(int count, long pendingMessages, @Nullable String rootActor, boolean acceptingMessages,
                                    long notProcessed, long toldAfterStop, Map<String, Integer> byType,
                                    Map<String, Map<String, Integer>> byDispatcher, List<ActorStats> largestMailboxes) {
     }

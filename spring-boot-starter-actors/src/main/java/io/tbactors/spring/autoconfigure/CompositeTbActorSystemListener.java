@@ -1,4 +1,4 @@
-package io.tbactors.spring;
+package io.tbactors.spring.autoconfigure;
 
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;

@@ -1,4 +1,4 @@
-package io.tbactors.spring;
+package io.tbactors.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

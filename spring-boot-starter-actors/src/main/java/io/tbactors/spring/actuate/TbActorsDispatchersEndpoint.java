@@ -1,23 +1,27 @@
 package io.tbactors.spring.actuate;
 
-import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code dispatchers} endpoint: each dispatcher with its kind, pool size, threads, active and queued turns,
- * completed turns, actors and the messages waiting in their mailboxes; {@code /dispatchers/{name}} for one.
+ * The {@code tbactorsdispatchers} endpoint: each dispatcher with its kind, pool size, threads, active and queued turns,
+ * completed turns, actors and the messages waiting in their mailboxes; {@code /tbactorsdispatchers/{name}} for one.
  */
-@Endpoint(id = "dispatchers")
-public class DispatchersEndpoint {
+@Endpoint(id = TbActorsDispatchersEndpoint.ID)
+public class TbActorsDispatchersEndpoint {
 
-    private final DefaultTbActorSystem actorSystem;
+    /** Id of the endpoint, prefixed so that it cannot collide with another library's. */
+    public static final String ID = "tbactorsdispatchers";
+
+    private final TbActorSystemIntrospection actorSystem;
 
     /** @param actorSystem the actor system to report on */
-    public DispatchersEndpoint(DefaultTbActorSystem actorSystem) {
+    public TbActorsDispatchersEndpoint(TbActorSystemIntrospection actorSystem) {
         this.actorSystem = actorSystem;
     }
 
@@ -32,7 +36,7 @@ public class DispatchersEndpoint {
      * @return that dispatcher, or null (a 404) when there is none
      */
     @ReadOperation
-    public DispatcherStats dispatcher(@Selector String name) {
+    public @Nullable DispatcherStats dispatcher(@Selector String name) {
         return actorSystem.getDispatcherStats().stream().filter(stats -> stats.name().equals(name)).findFirst().orElse(null);
     }
 

@@ -1,22 +1,40 @@
-package io.tbactors.spring;
+package io.tbactors.spring.autoconfigure;
 
+import io.tbactors.core.dispatch.Dispatchers;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import lombok.Getter;
+import lombok.Setter;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.ClassUtils;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
  * Configuration of the actor system, under {@code tb.actors}. The defaults give a working system with no
  * configuration at all: one dispatcher named {@code default} with half the cores.
+ *
+ * <p>The class validates itself: Spring Boot's binder calls {@link #validate} once the values are bound, and a bad
+ * value fails start-up with Boot's own report, which names the property, the value, where it was set (file and line)
+ * and what is allowed.
  */
+@Getter
+@Setter
 @ConfigurationProperties(prefix = TbActorsProperties.PREFIX)
-public class TbActorsProperties {
+public class TbActorsProperties implements Validator {
 
     /** Prefix of every property of the starter. */
     public static final String PREFIX = "tb.actors";
 
     /** Name of the dispatcher that always exists unless configured otherwise. */
     public static final String DEFAULT_DISPATCHER = "default";
+
+    private static final String CONTEXT_PROPAGATION = "io.micrometer.context.ContextSnapshotFactory";
+
+    private static final String INVALID = "tb.actors.invalid";
 
     /** Whether to auto-configure the actor system. */
     private boolean enabled = true;
@@ -40,13 +58,16 @@ public class TbActorsProperties {
     private String rootDispatcher = DEFAULT_DISPATCHER;
 
     /** Processing time above which a message is logged (rate-limited) and counted as slow; unset turns it off. */
-    private Duration slowProcessingThreshold;
+    private @Nullable Duration slowProcessingThreshold;
 
     /**
      * Dispatchers by name, created when the application starts. A dispatcher named 'default' is added with
      * type 'auto' unless configured here.
      */
     private Map<String, Dispatcher> dispatchers = new LinkedHashMap<>();
+
+    /** How often idle actors (those that asked for passivation) are looked for. */
+    private Duration passivationTick = Duration.ofSeconds(1);
 
     private final Restart restart = new Restart();
 
@@ -58,99 +79,74 @@ public class TbActorsProperties {
 
     private final DeadLetters deadLetters = new DeadLetters();
 
-    /** How often idle actors (those that asked for passivation) are looked for. */
-    private Duration passivationTick = Duration.ofSeconds(1);
-
-    public boolean isEnabled() {
-        return enabled;
+    /** @return the configured dispatchers, after the built-in {@code default} one when it is not configured */
+    public Map<String, Dispatcher> effectiveDispatchers() {
+        Map<String, Dispatcher> effective = new LinkedHashMap<>();
+        if (!dispatchers.containsKey(DEFAULT_DISPATCHER)) {
+            effective.put(DEFAULT_DISPATCHER, new Dispatcher());
+        }
+        effective.putAll(dispatchers);
+        return effective;
     }
 
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
+    @Override
+    public boolean supports(Class<?> type) {
+        return type == TbActorsProperties.class || type == Dispatcher.class || type == Restart.class
+                || type == DeadLetters.class || type == Tracing.class;
     }
 
-    public int getThroughput() {
-        return throughput;
+    /**
+     * Checks the values once they are bound. Spring Boot's binder calls this for these properties and for each nested
+     * group on its own, so that each rejected field is matched to the property it was bound from and reported with
+     * where that value was set.
+     */
+    @Override
+    public void validate(Object target, Errors errors) {
+        if (target instanceof TbActorsProperties p) {
+            atLeast(errors, "throughput", p.throughput, 1, "an integer of at least 1");
+            atLeast(errors, "schedulerPoolSize", p.schedulerPoolSize, 1, "an integer of at least 1");
+            atLeast(errors, "maxActorInitAttempts", p.maxActorInitAttempts, 0, "0 (unlimited, as in ThingsBoard) or more");
+            positive(errors, "shutdownTimeout", p.shutdownTimeout);
+            if (p.slowProcessingThreshold != null) {
+                positive(errors, "slowProcessingThreshold", p.slowProcessingThreshold);
+            }
+            positive(errors, "passivationTick", p.passivationTick);
+            Map<String, Dispatcher> effective = p.effectiveDispatchers();
+            if (p.rootDispatcher == null || !effective.containsKey(p.rootDispatcher)) {
+                errors.rejectValue("rootDispatcher", INVALID, "allowed is the name of a configured dispatcher, one of "
+                        + effective.keySet());
+            }
+        } else if (target instanceof Dispatcher dispatcher) {
+            if (dispatcher.type == DispatcherType.VIRTUAL && !Dispatchers.virtualThreadsAvailable()) {
+                errors.rejectValue("type", INVALID, "allowed is fork-join, single or auto on this JVM (Java "
+                        + Runtime.version().feature() + "); virtual needs Java 21 or newer");
+            }
+            atLeast(errors, "poolSize", dispatcher.poolSize, 0, "0 (half the available processors) or a positive number of threads");
+            atLeast(errors, "mailboxBound", dispatcher.mailboxBound, 0, "0 (unbounded) or a positive number of messages");
+        } else if (target instanceof Restart restart) {
+            atLeast(errors, "maxRestarts", restart.maxRestarts, 0, "0 (never restart) or more");
+            positive(errors, "window", restart.window);
+            if (restart.backoff == null || restart.backoff.isNegative()) {
+                errors.rejectValue("backoff", INVALID, "allowed is a duration of 0 or more, such as 100ms");
+            }
+        } else if (target instanceof DeadLetters deadLetters) {
+            positive(errors, "logInterval", deadLetters.logInterval);
+        } else if (target instanceof Tracing tracing && tracing.enabled && !ClassUtils.isPresent(CONTEXT_PROPAGATION, null)) {
+            errors.rejectValue("enabled", INVALID,
+                    "allowed is false unless io.micrometer:context-propagation is on the classpath (add it to enable tracing)");
+        }
     }
 
-    public void setThroughput(int throughput) {
-        this.throughput = throughput;
+    private static void atLeast(Errors errors, String field, int value, int minimum, String allowed) {
+        if (value < minimum) {
+            errors.rejectValue(field, INVALID, "allowed is " + allowed);
+        }
     }
 
-    public int getSchedulerPoolSize() {
-        return schedulerPoolSize;
-    }
-
-    public void setSchedulerPoolSize(int schedulerPoolSize) {
-        this.schedulerPoolSize = schedulerPoolSize;
-    }
-
-    public int getMaxActorInitAttempts() {
-        return maxActorInitAttempts;
-    }
-
-    public void setMaxActorInitAttempts(int maxActorInitAttempts) {
-        this.maxActorInitAttempts = maxActorInitAttempts;
-    }
-
-    public Duration getShutdownTimeout() {
-        return shutdownTimeout;
-    }
-
-    public void setShutdownTimeout(Duration shutdownTimeout) {
-        this.shutdownTimeout = shutdownTimeout;
-    }
-
-    public String getRootDispatcher() {
-        return rootDispatcher;
-    }
-
-    public void setRootDispatcher(String rootDispatcher) {
-        this.rootDispatcher = rootDispatcher;
-    }
-
-    public Duration getSlowProcessingThreshold() {
-        return slowProcessingThreshold;
-    }
-
-    public void setSlowProcessingThreshold(Duration slowProcessingThreshold) {
-        this.slowProcessingThreshold = slowProcessingThreshold;
-    }
-
-    public Restart getRestart() {
-        return restart;
-    }
-
-    public Map<String, Dispatcher> getDispatchers() {
-        return dispatchers;
-    }
-
-    public void setDispatchers(Map<String, Dispatcher> dispatchers) {
-        this.dispatchers = dispatchers;
-    }
-
-    public Health getHealth() {
-        return health;
-    }
-
-    public Metrics getMetrics() {
-        return metrics;
-    }
-
-    public DeadLetters getDeadLetters() {
-        return deadLetters;
-    }
-
-    public Duration getPassivationTick() {
-        return passivationTick;
-    }
-
-    public void setPassivationTick(Duration passivationTick) {
-        this.passivationTick = passivationTick;
-    }
-
-    public Tracing getTracing() {
-        return tracing;
+    private static void positive(Errors errors, String field, @Nullable Duration value) {
+        if (value == null || value.isZero() || value.isNegative()) {
+            errors.rejectValue(field, INVALID, "allowed is a positive duration, such as 10s or 500ms");
+        }
     }
 
     /** What a full bounded mailbox does with one more normal-priority message. */
@@ -160,7 +156,12 @@ public class TbActorsProperties {
         REJECT_NEWEST,
 
         /** Accept the new message and tell the oldest waiting one DROPPED_OLDEST. */
-        DROP_OLDEST
+        DROP_OLDEST;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
     }
 
     /** How threads are provided to a dispatcher's actors. */
@@ -176,10 +177,17 @@ public class TbActorsProperties {
         SINGLE,
 
         /** New virtual thread per actor turn; needs Java 21 or newer. */
-        VIRTUAL
+        VIRTUAL;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
     }
 
     /** One dispatcher: a pool of threads that run actor turns. */
+    @Getter
+    @Setter
     public static class Dispatcher {
 
         /** Kind of thread pool: fork-join, single, virtual, or auto. */
@@ -193,41 +201,11 @@ public class TbActorsProperties {
 
         /** What a full mailbox does with one more message: reject-newest or drop-oldest. */
         private OverflowPolicy overflowPolicy = OverflowPolicy.REJECT_NEWEST;
-
-        public DispatcherType getType() {
-            return type;
-        }
-
-        public void setType(DispatcherType type) {
-            this.type = type;
-        }
-
-        public int getPoolSize() {
-            return poolSize;
-        }
-
-        public void setPoolSize(int poolSize) {
-            this.poolSize = poolSize;
-        }
-
-        public int getMailboxBound() {
-            return mailboxBound;
-        }
-
-        public void setMailboxBound(int mailboxBound) {
-            this.mailboxBound = mailboxBound;
-        }
-
-        public OverflowPolicy getOverflowPolicy() {
-            return overflowPolicy;
-        }
-
-        public void setOverflowPolicy(OverflowPolicy overflowPolicy) {
-            this.overflowPolicy = overflowPolicy;
-        }
     }
 
     /** Restarts of actors whose failure strategy is restart. */
+    @Getter
+    @Setter
     public static class Restart {
 
         /** Restarts allowed within the window before the actor is stopped instead; at least 0. */
@@ -238,63 +216,29 @@ public class TbActorsProperties {
 
         /** Delay before the first restart in a window, doubled for each further one. */
         private Duration backoff = Duration.ofMillis(100);
-
-        public int getMaxRestarts() {
-            return maxRestarts;
-        }
-
-        public void setMaxRestarts(int maxRestarts) {
-            this.maxRestarts = maxRestarts;
-        }
-
-        public Duration getWindow() {
-            return window;
-        }
-
-        public void setWindow(Duration window) {
-            this.window = window;
-        }
-
-        public Duration getBackoff() {
-            return backoff;
-        }
-
-        public void setBackoff(Duration backoff) {
-            this.backoff = backoff;
-        }
     }
 
     /** Health indicator settings. */
+    @Getter
+    @Setter
     public static class Health {
 
         /** Messages waiting in all mailboxes above which the 'actors' health component reports WARNING. */
         private long backlogWarningThreshold = 10_000;
-
-        public long getBacklogWarningThreshold() {
-            return backlogWarningThreshold;
-        }
-
-        public void setBacklogWarningThreshold(long backlogWarningThreshold) {
-            this.backlogWarningThreshold = backlogWarningThreshold;
-        }
     }
 
     /** Metrics settings. */
+    @Getter
+    @Setter
     public static class Metrics {
 
         /** Whether to record how long each message waited in its mailbox; costs one small object per message. */
         private boolean waitTime;
-
-        public boolean isWaitTime() {
-            return waitTime;
-        }
-
-        public void setWaitTime(boolean waitTime) {
-            this.waitTime = waitTime;
-        }
     }
 
     /** Trace-context propagation settings. */
+    @Getter
+    @Setter
     public static class Tracing {
 
         /**
@@ -302,17 +246,11 @@ public class TbActorsProperties {
          * the actor's processing; costs a context capture per message. Needs io.micrometer:context-propagation.
          */
         private boolean enabled;
-
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
     }
 
     /** Dead-letter settings: messages to unknown or stopped actors, or refused by full mailboxes. */
+    @Getter
+    @Setter
     public static class DeadLetters {
 
         /** Whether each dead letter is published as a TbDeadLetterEvent application event. */
@@ -320,21 +258,5 @@ public class TbActorsProperties {
 
         /** At most one log line per this interval for dead letters and for slow processing; the rest are counted. */
         private Duration logInterval = Duration.ofSeconds(10);
-
-        public boolean isPublishEvents() {
-            return publishEvents;
-        }
-
-        public void setPublishEvents(boolean publishEvents) {
-            this.publishEvents = publishEvents;
-        }
-
-        public Duration getLogInterval() {
-            return logInterval;
-        }
-
-        public void setLogInterval(Duration logInterval) {
-            this.logInterval = logInterval;
-        }
     }
 }

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the actor system's actuator endpoints.
+ */
+@NullMarked
+package io.tbactors.spring.autoconfigure.endpoint;
+
+import org.jspecify.annotations.NullMarked;

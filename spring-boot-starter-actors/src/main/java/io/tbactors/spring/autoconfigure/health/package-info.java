@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the actor system's health indicator.
+ */
+@NullMarked
+package io.tbactors.spring.autoconfigure.health;
+
+import org.jspecify.annotations.NullMarked;

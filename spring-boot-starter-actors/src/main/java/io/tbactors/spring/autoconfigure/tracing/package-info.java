@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of trace-context propagation.
+ */
+@NullMarked
+package io.tbactors.spring.autoconfigure.tracing;
+
+import org.jspecify.annotations.NullMarked;

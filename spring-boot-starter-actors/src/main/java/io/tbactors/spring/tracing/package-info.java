@@ -1,0 +1,7 @@
+/**
+ * Trace-context propagation across a tell.
+ */
+@NullMarked
+package io.tbactors.spring.tracing;
+
+import org.jspecify.annotations.NullMarked;
