@@ -1,6 +1,7 @@
 package io.tbactors.spring;
 
 import io.tbactors.api.TbActorSystem;
+import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.TbActorSystemIntrospection;
 import java.time.Duration;
 import lombok.extern.slf4j.Slf4j;
@@ -31,10 +32,11 @@ public class TbActorsLifecycle implements SmartLifecycle {
 
     /**
      * @param actorSystem the actor system; when it offers {@link TbActorSystemIntrospection} its mailboxes are drained
-     *     before it stops, otherwise it is stopped at once (its own {@code stop()} bounds the wait)
+     *     before it stops, otherwise it is stopped at once; a {@link DefaultTbActorSystem} stops within the shutdown
+     *     timeout, another system within its own
      * @param actorSystemContext the context whose root actor is created on start
      * @param rootDispatcher the root actor's dispatcher when its declaration names none
-     * @param shutdownTimeout the longest drain on shutdown
+     * @param shutdownTimeout the longest drain on shutdown, and then the longest stop
      */
     public TbActorsLifecycle(TbActorSystem actorSystem, ActorSystemContext actorSystemContext, String rootDispatcher,
                              Duration shutdownTimeout) {
@@ -68,7 +70,11 @@ public class TbActorsLifecycle implements SmartLifecycle {
                         view.getPendingMessages());
             }
         }
-        actorSystem.stop();
+        if (actorSystem instanceof DefaultTbActorSystem system) {
+            system.stop(shutdownTimeout);
+        } else {
+            actorSystem.stop();
+        }
         running = false;
     }
 

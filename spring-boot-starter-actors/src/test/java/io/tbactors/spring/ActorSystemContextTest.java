@@ -15,25 +15,28 @@ import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.spring.TestActors.DeviceMsg;
 import io.tbactors.spring.TestActors.Outcomes;
 import io.tbactors.spring.TestActors.RouterCreator;
+import io.tbactors.testkit.TbActorSystemExtension;
+import io.tbactors.testkit.TbTestActorSystem;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.support.GenericApplicationContext;
 
 class ActorSystemContextTest {
 
-    private final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
+    @RegisterExtension
+    final TbActorSystemExtension actors = TbActorSystemExtension.using(
+            () -> TbTestActorSystem.builder().mode(TbTestActorSystem.Mode.THREADS).threads(1).build());
+
     private final GenericApplicationContext applicationContext = new GenericApplicationContext();
+    private DefaultTbActorSystem system;
 
-    ActorSystemContextTest() {
-        system.createDispatcher("default", DispatcherKind.SINGLE, 1);
-    }
-
-    @AfterEach
-    void stopSystem() {
-        system.stop(Duration.ofSeconds(5));
+    @BeforeEach
+    void useTheTestSystem(DefaultTbActorSystem testSystem) {
+        this.system = testSystem;
     }
 
     @Test
@@ -116,6 +119,9 @@ class ActorSystemContextTest {
 
     @Test
     void aShutdownThatTimesOutStillTellsEveryWaitingMessageStopped() throws InterruptedException {
+        // a stuck actor makes this stop time out on purpose: it gets a stuckSystem of its own, not the checked test stuckSystem
+        DefaultTbActorSystem stuckSystem = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
+        stuckSystem.createDispatcher("default", DispatcherKind.SINGLE, 1);
         CountDownLatch blocking = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         TbRootActorCreator stuckRoot = rootThat(msg -> {
@@ -123,8 +129,8 @@ class ActorSystemContextTest {
             awaitInActor(never);
             ((DeviceMsg) msg).outcomes().processed.incrementAndGet();
         });
-        ActorSystemContext context = new ActorSystemContext(system, applicationContext, stuckRoot);
-        TbActorsLifecycle lifecycle = new TbActorsLifecycle(system, context, "default", Duration.ofMillis(200));
+        ActorSystemContext context = new ActorSystemContext(stuckSystem, applicationContext, stuckRoot);
+        TbActorsLifecycle lifecycle = new TbActorsLifecycle(stuckSystem, context, "default", Duration.ofMillis(200));
         lifecycle.start();
         Outcomes outcomes = new Outcomes();
         context.tell(new DeviceMsg("d", outcomes));
@@ -136,7 +142,7 @@ class ActorSystemContextTest {
         lifecycle.stop();
 
         assertThat(lifecycle.isRunning()).isFalse();
-        assertThat(system.isRunning()).isFalse();
+        assertThat(stuckSystem.isRunning()).isFalse();
         await().untilAsserted(() -> assertThat(outcomes.total()).isEqualTo(21));
         assertThat(outcomes.stopped.get()).isGreaterThanOrEqualTo(20);
         // after the web server's graceful shutdown (DEFAULT_PHASE - 1024), before the web server stops (- 2048)

@@ -1,8 +1,6 @@
 package io.tbactors.spring.actuate;
 
 import io.tbactors.api.AbstractTbActor;
-import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
@@ -13,6 +11,7 @@ import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.spring.ActorSystemContext;
 import io.tbactors.spring.TbRootActorCreator;
+import io.tbactors.testkit.TbActorCreators;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -36,8 +35,8 @@ final class BlockingActorSystem implements AutoCloseable {
     BlockingActorSystem() {
         system.createDispatcher("main", DispatcherKind.FORK_JOIN, 2);
         system.createDispatcher("side", DispatcherKind.SINGLE, 1);
-        blocked = system.createRootActor("main", creator(BLOCKED, new BlockingActor()));
-        system.createRootActor("side", creator(IDLE, new BlockingActor()));
+        blocked = system.createRootActor("main", TbActorCreators.of(BLOCKED, BlockingActor::new));
+        system.createRootActor("side", TbActorCreators.of(IDLE, BlockingActor::new));
     }
 
     /** Blocks the actor in its first message and queues {@code waiting} more behind it. */
@@ -53,20 +52,6 @@ final class BlockingActorSystem implements AutoCloseable {
     public void close() {
         release.countDown();
         system.stop(Duration.ofSeconds(5));
-    }
-
-    private static TbActorCreator creator(TbActorId id, TbActor actor) {
-        return new TbActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return id;
-            }
-
-            @Override
-            public TbActor createActor() {
-                return actor;
-            }
-        };
     }
 
     private final class BlockingActor extends AbstractTbActor {

@@ -1,0 +1,124 @@
+package io.tbactors.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorNotRegisteredException;
+import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.DefaultTbActorSystem;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+/** Runs small test classes through the JUnit engine and checks what the extension made of them. */
+class TbActorSystemExtensionTest {
+
+    private static final AtomicReference<DefaultTbActorSystem> LAST_SYSTEM = new AtomicReference<>();
+
+    record Lost() implements TbActorMsg {
+    }
+
+    private static void tellNobody(DefaultTbActorSystem system) {
+        try {
+            system.tell(new TbStringActorId("nobody"), new Lost());
+        } catch (TbActorNotRegisteredException expected) {
+            // the sender is told; the extension still reports the dead letter unless the test allows it
+        }
+    }
+
+    private static Events run(Class<?> fixture) {
+        return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
+    }
+
+    @ExtendWith(TbActorSystemExtension.class)
+    static class CleanFixture {
+        @Test
+        void usesTheSystem(DefaultTbActorSystem system) {
+            LAST_SYSTEM.set(system);
+            assertThat(system.isRunning()).isTrue();
+        }
+    }
+
+    @ExtendWith(TbActorSystemExtension.class)
+    static class DeadLetterFixture {
+        @Test
+        void tellsAnActorThatDoesNotExist(DefaultTbActorSystem system) {
+            tellNobody(system);
+        }
+    }
+
+    @ExtendWith(TbActorSystemExtension.class)
+    static class AllowedDeadLetterFixture {
+        @Test
+        void tellsAnActorThatDoesNotExistOnPurpose(TbTestActorSystem actors) {
+            actors.allowDeadLetters();
+            tellNobody(actors.system());
+        }
+    }
+
+    static class LeakedThreadFixture {
+        static final CountDownLatch RELEASE = new CountDownLatch(1);
+
+        @RegisterExtension
+        final TbActorSystemExtension extension = new TbActorSystemExtension().threadGrace(Duration.ofMillis(200));
+
+        @Test
+        void startsAThreadAndLeavesIt() {
+            Thread leaked = new Thread(() -> {
+                try {
+                    RELEASE.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "leaked-by-test");
+            leaked.setDaemon(true);
+            leaked.start();
+        }
+    }
+
+    @Test
+    void aCleanTestPassesWithAFreshSystemThatIsStoppedAfterwards() {
+        run(CleanFixture.class).assertStatistics(stats -> stats.started(1).succeeded(1).failed(0));
+        DefaultTbActorSystem first = LAST_SYSTEM.get();
+        assertThat(first.isRunning()).as("stopped after the test").isFalse();
+
+        run(CleanFixture.class).assertStatistics(stats -> stats.succeeded(1));
+        assertThat(LAST_SYSTEM.get()).as("a fresh system per test").isNotSameAs(first);
+    }
+
+    @Test
+    void aMessageThatReachedNoActorFailsTheTestNamingIt() {
+        Events events = run(DeadLetterFixture.class);
+
+        events.assertStatistics(stats -> stats.failed(1));
+        assertThat(events.failed().stream().findFirst().orElseThrow().getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).orElseThrow())
+                .isInstanceOf(AssertionError.class).hasMessageContaining("reached no actor").hasMessageContaining("Lost to nobody");
+    }
+
+    @Test
+    void deadLettersTheTestAllowsDoNotFailIt() {
+        run(AllowedDeadLetterFixture.class).assertStatistics(stats -> stats.succeeded(1).failed(0));
+    }
+
+    @Test
+    void aThreadLeftBehindFailsTheTestNamingIt() {
+        try {
+            Events events = run(LeakedThreadFixture.class);
+
+            events.assertStatistics(stats -> stats.failed(1));
+            assertThat(events.failed().stream().findFirst().orElseThrow()
+                    .getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                    .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).orElseThrow())
+                    .hasMessageContaining("still alive").hasMessageContaining("leaked-by-test");
+        } finally {
+            LeakedThreadFixture.RELEASE.countDown();
+        }
+    }
+}
