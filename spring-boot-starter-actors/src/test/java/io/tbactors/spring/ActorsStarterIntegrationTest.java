@@ -122,7 +122,8 @@ class ActorsStarterIntegrationTest {
     void metricsAreReadableOverHttpWithLowCardinalityTags() throws Exception {
         processOneHundredMessages();
 
-        DocumentContext processed = getJson("/actuator/metrics/tb.actors.messages.processing?tag=actor.type:DeviceActor&tag=outcome:success");
+        DocumentContext processed = getJson("/actuator/metrics/tb.actors.messages.processing"
+                + "?tag=actor.type:DeviceActor&tag=outcome:success");
         assertThat(processed.read("$.measurements[?(@.statistic=='COUNT')].value", List.class))
                 .singleElement().satisfies(count -> assertThat(((Number) count).doubleValue()).isGreaterThanOrEqualTo(MESSAGES));
         assertThat(processed.read("$.baseUnit", String.class)).isEqualTo("seconds");

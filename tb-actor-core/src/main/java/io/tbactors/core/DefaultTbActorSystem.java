@@ -45,6 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,6 +91,7 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
     private final TbMessageContextPropagator contextPropagator;
     private final long slowProcessingNanos;
     private final IdleWheel idleWheel;
+    private final LongSupplier nanoClock;
 
     /** @param settings the settings */
     public DefaultTbActorSystem(TbActorSystemSettings settings) {
@@ -112,6 +114,7 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
         this.slowProcessingWarning = new RateLimitedWarning(logInterval);
         this.callbackFailureWarning = new RateLimitedWarning(logInterval);
         this.slowProcessingNanos = settings.getSlowProcessingThreshold() == null ? -1 : settings.getSlowProcessingThreshold().toNanos();
+        this.nanoClock = settings.getNanoClock() != null ? settings.getNanoClock() : System::nanoTime;
         this.idleWheel = new IdleWheel(this, settings.getPassivationTick().toNanos());
     }
 
@@ -463,6 +466,11 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
                     TimeUnit.NANOSECONDS.toMillis(tookNanos), msg.getClass().getSimpleName(),
                     TimeUnit.NANOSECONDS.toMillis(slowProcessingNanos), mailbox.dispatcher().getName(), heldBack);
         }
+    }
+
+    /** @return now on the clock idle passivation measures with */
+    long nanoTime() {
+        return nanoClock.getAsLong();
     }
 
     IdleWheel idleWheel() {

@@ -20,7 +20,7 @@ final class IdleWheel implements Runnable {
 
     private final DefaultTbActorSystem system;
     private final long tickNanos;
-    private final long origin = System.nanoTime();
+    private final long origin;
     private final ConcurrentLinkedQueue<Entry> intake = new ConcurrentLinkedQueue<>();
     @SuppressWarnings("unchecked")
     private final ArrayDeque<Entry>[] slots = new ArrayDeque[SLOTS];
@@ -30,6 +30,7 @@ final class IdleWheel implements Runnable {
     IdleWheel(DefaultTbActorSystem system, long tickNanos) {
         this.system = system;
         this.tickNanos = tickNanos;
+        this.origin = system.nanoTime();
     }
 
     void add(TbActorMailbox mailbox, long deadlineNanos) {
@@ -45,7 +46,7 @@ final class IdleWheel implements Runnable {
 
     @Override
     public void run() {
-        long now = System.nanoTime();
+        long now = system.nanoTime();
         long nowTick = (now - origin) / tickNanos;
         long from = processedTick + 1;
         Entry entry;

@@ -425,7 +425,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         dispatcher.turnCompleted();
         MailboxExtras e = extras;
         if (e != null && e.idleTimeoutNanos > 0) {
-            e.lastActivity = System.nanoTime();
+            e.lastActivity = system.nanoTime();
         }
         if (processed == throughput && hasMessages()) {
             submitOwnedTurn();
@@ -859,7 +859,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             throw new IllegalArgumentException("idle timeout must be positive (or null to turn passivation off), got " + idleTimeout);
         }
         MailboxExtras e = extras();
-        e.lastActivity = System.nanoTime();
+        e.lastActivity = system.nanoTime();
         e.idleTimeoutNanos = idleTimeout == null ? 0 : idleTimeout.toNanos();
         if (idleTimeout != null && e.enterIdleWheel()) {
             system.idleWheel().add(this, e.lastActivity + e.idleTimeoutNanos);

@@ -4,6 +4,7 @@ import io.tbactors.core.observe.TbMessageContextPropagator;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -28,6 +29,7 @@ public final class TbActorSystemSettings {
     private final Duration passivationTick;
     private final Duration rateLimitedLogInterval;
     private final Supplier<ScheduledExecutorService> schedulerFactory;
+    private final LongSupplier nanoClock;
 
     /**
      * @param actorThroughput messages an actor processes in one turn before its thread moves on; at least 1
@@ -62,6 +64,7 @@ public final class TbActorSystemSettings {
         this.restartWindow = requirePositive("restartWindow", b.restartWindow);
         this.restartBackoff = requireNotNegative("restartBackoff", b.restartBackoff);
         this.schedulerFactory = b.schedulerFactory;
+        this.nanoClock = b.nanoClock;
         this.passivationTick = requirePositive("passivationTick", b.passivationTick);
         this.rateLimitedLogInterval = requirePositive("rateLimitedLogInterval", b.rateLimitedLogInterval);
     }
@@ -164,6 +167,11 @@ public final class TbActorSystemSettings {
         return schedulerFactory;
     }
 
+    /** @return the clock idle passivation measures with, or null (the default) for {@link System#nanoTime()} */
+    public LongSupplier getNanoClock() {
+        return nanoClock;
+    }
+
     @Override
     public String toString() {
         return "TbActorSystemSettings{actorThroughput=" + actorThroughput + ", schedulerPoolSize=" + schedulerPoolSize
@@ -186,6 +194,7 @@ public final class TbActorSystemSettings {
         private Duration passivationTick = Duration.ofSeconds(1);
         private Duration rateLimitedLogInterval = Duration.ofSeconds(10);
         private Supplier<ScheduledExecutorService> schedulerFactory;
+        private LongSupplier nanoClock;
 
         private Builder() {
         }
@@ -273,6 +282,16 @@ public final class TbActorSystemSettings {
          */
         public Builder scheduler(Supplier<ScheduledExecutorService> value) {
             this.schedulerFactory = value;
+            return this;
+        }
+
+        /**
+         * @param value the clock, in nanoseconds, that idle passivation measures with, such as a test's manual clock
+         *     (give the scheduler the same clock); null (the default) for {@link System#nanoTime()}
+         * @return this
+         */
+        public Builder nanoClock(LongSupplier value) {
+            this.nanoClock = value;
             return this;
         }
 

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A scheduler whose clock only moves when the test says so: nothing runs until {@link #advance(Duration)}, which runs
  * every task that comes due on the way, in due order, on the calling thread. Give it to an actor system through
- * {@code TbActorSystemSettings.builder().scheduler(() -> scheduler)} and init retries, restart backoff, ask timeouts
- * and the actors' own timers are tested without sleeping.
+ * {@code TbActorSystemSettings.builder().scheduler(() -> scheduler).nanoClock(scheduler::nanoTime)} and init retries,
+ * restart backoff, ask timeouts, idle passivation and the actors' own timers are tested without sleeping.
  *
  * <p>As in the runtime's own scheduler, a task that throws does not stop the scheduler and a periodic one stays
  * scheduled; the failures are kept for the test to see ({@link #failures()}). Any thread may schedule; only
@@ -43,6 +43,16 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
     public Duration now() {
         synchronized (lock) {
             return Duration.ofNanos(nowNanos);
+        }
+    }
+
+    /**
+     * @return the clock in nanoseconds, for {@code TbActorSystemSettings.builder().nanoClock(scheduler::nanoTime)}, so
+     *     that idle passivation measures on this clock too
+     */
+    public long nanoTime() {
+        synchronized (lock) {
+            return nowNanos;
         }
     }
 

@@ -64,7 +64,7 @@ public final class TbTestActorSystem implements AutoCloseable {
         TbActorSystemSettings.Builder settings = TbActorSystemSettings.builder().shutdownTimeout(Duration.ofSeconds(5));
         if (scheduler != null) {
             ManualScheduler manual = scheduler;
-            settings.scheduler(() -> manual);
+            settings.scheduler(() -> manual).nanoClock(manual::nanoTime);
         }
         builder.settings.accept(settings);
         this.system = new DefaultTbActorSystem(settings.build(), builder.listener);

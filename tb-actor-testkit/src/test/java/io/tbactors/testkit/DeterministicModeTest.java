@@ -10,6 +10,7 @@ import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.DefaultTbActorSystem;
 import java.time.Duration;
@@ -132,6 +133,42 @@ class DeterministicModeTest {
             actors.advance(Duration.ofMillis(1));
             assertThat(inits).hasValue(2);
         }
+    }
+
+    record Passivated(TbActorStopReason reason) implements TbActorMsg {
+    }
+
+    @Test
+    void anIdleActorIsPassivatedWhenTheClockPassesItsIdleTimeout(TbTestActorSystem actors) {
+        TbActorProbe parent = actors.probes().spawn("parent");
+        TbActorRef idle = actors.createChildActor(TbActorCreators.of("idle", () -> new AbstractTbActor() {
+            @Override
+            public void init(TbActorCtx ctx) throws TbActorException {
+                super.init(ctx);
+                ctx.setIdleTimeout(Duration.ofMinutes(1));
+            }
+
+            @Override
+            public void destroy(TbActorStopReason reason, Throwable cause) {
+                ctx.getParentRef().tell(new Passivated(reason));
+            }
+
+            @Override
+            public boolean process(TbActorMsg msg) {
+                return true;
+            }
+        }), parent.getActorId());
+
+        actors.advance(Duration.ofSeconds(50));
+        idle.tell(new Tick("activity"));
+        actors.advance(Duration.ofSeconds(50));
+        parent.expectNoMessage(Duration.ZERO);
+        assertThat(actors.system().getActor(idle.getActorId())).as("a message restarted the idle period").isNotNull();
+        actors.advance(Duration.ofSeconds(12));
+
+        assertThat(parent.expectMessage(Passivated.class, Duration.ZERO).reason()).isEqualTo(TbActorStopReason.IDLE);
+        assertThat(actors.system().getActor(idle.getActorId())).isNull();
+        assertThat(actors.system().getPassivatedCount()).isEqualTo(1);
     }
 
     @Test

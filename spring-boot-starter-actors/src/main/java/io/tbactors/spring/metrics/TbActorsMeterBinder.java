@@ -54,16 +54,19 @@ public class TbActorsMeterBinder implements MeterBinder {
                     .baseUnit(TbActorsMeterNames.UNIT_MESSAGES).tags(tags).register(registry);
             FunctionCounter.builder(TbActorsMeterNames.DISPATCHER_TURNS, actorSystem,
                             system -> system.getDispatcher(name).map(Dispatcher::getCompletedTurns).orElse(0L))
-                    .description("Actor turns the dispatcher has run").baseUnit(TbActorsMeterNames.UNIT_TURNS).tags(tags).register(registry);
+                    .description("Actor turns the dispatcher has run").baseUnit(TbActorsMeterNames.UNIT_TURNS).tags(tags)
+                    .register(registry);
         }
         FunctionCounter.builder(TbActorsMeterNames.MESSAGES_TOLD_AFTER_STOP, this,
                         binder -> binder.actorSystem.getToldAfterStopCount() + binder.actorSystemContext.getRejectedMessageCount())
-                .description("Messages told after shutdown began; each was told STOPPED").baseUnit(TbActorsMeterNames.UNIT_MESSAGES).register(registry);
+                .description("Messages told after shutdown began; each was told STOPPED").baseUnit(TbActorsMeterNames.UNIT_MESSAGES)
+                .register(registry);
         FunctionCounter.builder(TbActorsMeterNames.DEAD_LETTERS, actorSystem, TbActorSystemIntrospection::getDeadLetterCount)
                 .description("Messages to unknown or stopped actors, or refused or dropped by full mailboxes")
                 .baseUnit(TbActorsMeterNames.UNIT_MESSAGES).register(registry);
         FunctionCounter.builder(TbActorsMeterNames.PASSIVATED, actorSystem, TbActorSystemIntrospection::getPassivatedCount)
-                .description("Actors stopped after being idle for their idle timeout").baseUnit(TbActorsMeterNames.UNIT_ACTORS).register(registry);
+                .description("Actors stopped after being idle for their idle timeout").baseUnit(TbActorsMeterNames.UNIT_ACTORS)
+                .register(registry);
         FunctionCounter.builder(TbActorsMeterNames.CALLBACK_FAILURES, actorSystem, TbActorSystemIntrospection::getCallbackFailureCount)
                 .description("Failures of user callbacks and plug-ins that the runtime contained (listeners, context "
                         + "propagators, dead-letter listeners, onTbActorStopped, destroy)").register(registry);

@@ -83,7 +83,8 @@ class ApplicationOwnActorSystemTests {
             assertThat(context).hasNotFailed().hasSingleBean(TbActorSystem.class).hasBean("ownSystem")
                     .hasSingleBean(ActorsHealthIndicator.class).hasSingleBean(TbActorsEndpoint.class)
                     .hasSingleBean(TbActorsMeterBinder.class);
-            assertThat(context.getBean(ActorSystemContext.class).getIntrospection()).containsSame(context.getBean("ownSystem", DefaultTbActorSystem.class));
+            assertThat(context.getBean(ActorSystemContext.class).getIntrospection())
+                    .containsSame(context.getBean("ownSystem", DefaultTbActorSystem.class));
         });
     }
 }
