@@ -82,7 +82,8 @@ public class RuleChainActor extends AbstractTbActor {
         for (String relation : output.relations()) {
             List<String> next = byRelation.getOrDefault(relation, List.of());
             if (next.isEmpty() && Relations.FAILURE.equals(relation)) {
-                tbMsg.tracker().markFailed("rule node '" + output.nodeId() + "' failed: " + tbMsg.metadata().get("error"));
+                tbMsg.tracker().markFailed("rule node '" + output.nodeId() + "' failed: " + tbMsg.metadata().get("error"),
+                        output.failure());
                 if (log.isDebugEnabled()) {
                     log.debug("[{}] node '{}' failed with no Failure connection: {}", ruleChainId, output.nodeId(),
                             tbMsg.metadata().get("error"));
