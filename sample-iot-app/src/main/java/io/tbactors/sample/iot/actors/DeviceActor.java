@@ -1,5 +1,7 @@
 package io.tbactors.sample.iot.actors;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -11,6 +13,7 @@ import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.rule.MsgPackCallback;
 import io.tbactors.sample.iot.rule.TbMsg;
@@ -60,12 +63,14 @@ public class DeviceActor extends AbstractTbActor {
         if (msg instanceof DeviceDataMsg data) {
             // one callback for the request's readings: its future completes when the chain is done with all of them
             TbMsgCallback callback = new MsgPackCallback(data.entries().size(), data.processed());
+            List<TbMsg> msgs = new ArrayList<>(data.entries().size());
             for (TsEntry entry : data.entries()) {
                 long ts = entry.ts() != null ? entry.ts() : nextServerTs();
-                TbMsg tbMsg = new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, KvCodec.frozenValues(entry.values()),
-                        metadata(ts), new TbMsgTracker(services.getStats(), callback));
-                ctx.getParentRef().tell(new ToRuleEngineMsg(tbMsg));
+                msgs.add(new TbMsg(randomId(), data.msgType(), tenantId, deviceId, ts, KvCodec.frozenValues(entry.values()),
+                        metadata(ts), new TbMsgTracker(services.getStats(), callback)));
             }
+            // a request's readings travel to the root chain as one actor message: two hops a request, not a reading
+            ctx.getParentRef().tell(msgs.size() == 1 ? new ToRuleEngineMsg(msgs.get(0)) : new ToRuleEnginePackMsg(msgs));
             services.getStats().deviceAccepted();
             return true;
         }

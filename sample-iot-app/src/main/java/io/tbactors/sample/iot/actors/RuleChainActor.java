@@ -18,6 +18,7 @@ import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.RuleNodeInputMsg;
 import io.tbactors.sample.iot.actors.msg.RuleNodeOutputMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
 import io.tbactors.sample.iot.rule.RuleChain;
 import io.tbactors.sample.iot.rule.RuleChainDefinition;
 import io.tbactors.sample.iot.rule.RuleConnection;
@@ -65,6 +66,9 @@ public class RuleChainActor extends AbstractTbActor {
     public boolean process(TbActorMsg msg) {
         if (msg instanceof ToRuleEngineMsg input) {
             nodes.get(firstNodeId).tell(new RuleNodeInputMsg(input.msg()));
+        } else if (msg instanceof ToRuleEnginePackMsg pack) {
+            TbActorRef first = nodes.get(firstNodeId);
+            pack.msgs().forEach(tbMsg -> first.tell(new RuleNodeInputMsg(tbMsg)));
         } else if (msg instanceof RuleNodeOutputMsg output) {
             route(output);
         } else if (msg instanceof RuleChainUpdatedMsg) {
@@ -82,7 +86,8 @@ public class RuleChainActor extends AbstractTbActor {
         for (String relation : output.relations()) {
             List<String> next = byRelation.getOrDefault(relation, List.of());
             if (next.isEmpty() && Relations.FAILURE.equals(relation)) {
-                tbMsg.tracker().markFailed("rule node '" + output.nodeId() + "' failed: " + tbMsg.metadata().get("error"));
+                tbMsg.tracker().markFailed("rule node '" + output.nodeId() + "' failed: " + tbMsg.metadata().get("error"),
+                        output.failure());
                 if (log.isDebugEnabled()) {
                     log.debug("[{}] node '{}' failed with no Failure connection: {}", ruleChainId, output.nodeId(),
                             tbMsg.metadata().get("error"));

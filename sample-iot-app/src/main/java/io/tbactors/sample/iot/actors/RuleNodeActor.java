@@ -67,8 +67,14 @@ public class RuleNodeActor extends AbstractTbActor {
             // a node that finishes later (a queued save) reports from the thread that completes it; this actor goes
             // on with its next message meanwhile
             result.whenComplete((done, error) -> {
-                RuleNodeResult output = error == null ? done(tbMsg, done) : failed(tbMsg, error);
-                chain.tell(new RuleNodeOutputMsg(definition.id(), output.msg(), output.relations()));
+                if (error == null) {
+                    RuleNodeResult output = done(tbMsg, done);
+                    chain.tell(new RuleNodeOutputMsg(definition.id(), output.msg(), output.relations()));
+                } else {
+                    Throwable cause = unwrap(error);
+                    RuleNodeResult output = failed(tbMsg, cause);
+                    chain.tell(new RuleNodeOutputMsg(definition.id(), output.msg(), output.relations(), cause));
+                }
             });
             return true;
         }
@@ -83,8 +89,11 @@ public class RuleNodeActor extends AbstractTbActor {
         return result != null ? result : new RuleNodeResult(msg, List.of());
     }
 
-    private RuleNodeResult failed(TbMsg msg, Throwable failure) {
-        Throwable e = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    }
+
+    private RuleNodeResult failed(TbMsg msg, Throwable e) {
         services.getStats().nodeFailure();
         if (log.isDebugEnabled()) {
             log.debug("[{}] node failed on message {}", id, msg.id(), e);

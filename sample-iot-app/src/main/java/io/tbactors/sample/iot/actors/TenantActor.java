@@ -1,6 +1,7 @@
 package io.tbactors.sample.iot.actors;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -18,6 +19,8 @@ import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
+import io.tbactors.sample.iot.rule.TbMsg;
 import io.tbactors.sample.iot.rule.RuleChain;
 import lombok.extern.slf4j.Slf4j;
 
@@ -59,9 +62,13 @@ public class TenantActor extends AbstractTbActor {
             if (rootChain != null) {
                 rootChain.tell(toRuleEngine);
             } else {
-                log.warn("Tenant {} has no root rule chain: message {} is not processed", tenantId, toRuleEngine.msg().id());
-                toRuleEngine.msg().tracker().markFailed("tenant " + tenantId + " has no root rule chain");
-                toRuleEngine.msg().tracker().routed(0);
+                noRootChain(List.of(toRuleEngine.msg()));
+            }
+        } else if (msg instanceof ToRuleEnginePackMsg pack) {
+            if (rootChain != null) {
+                rootChain.tell(pack);
+            } else {
+                noRootChain(pack.msgs());
             }
         } else if (msg instanceof RuleChainUpdatedMsg updated) {
             onRuleChainUpdated(updated);
@@ -74,6 +81,14 @@ public class TenantActor extends AbstractTbActor {
             return false;
         }
         return true;
+    }
+
+    private void noRootChain(List<TbMsg> msgs) {
+        log.warn("Tenant {} has no root rule chain: {} message(s) not processed", tenantId, msgs.size());
+        for (TbMsg tbMsg : msgs) {
+            tbMsg.tracker().markFailed("tenant " + tenantId + " has no root rule chain");
+            tbMsg.tracker().routed(0);
+        }
     }
 
     private Optional<TbActorRef> deviceActor(DeviceDataMsg msg) {

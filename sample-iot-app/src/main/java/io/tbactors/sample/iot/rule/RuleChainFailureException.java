@@ -12,4 +12,12 @@ public class RuleChainFailureException extends RuntimeException {
     public RuleChainFailureException(String reason) {
         super(reason);
     }
+
+    /**
+     * @param reason which node failed and why
+     * @param cause the node's error, or null
+     */
+    public RuleChainFailureException(String reason, Throwable cause) {
+        super(reason, cause);
+    }
 }

@@ -19,7 +19,7 @@ public final class TbMsgTracker {
     private final IotStats stats;
     private final TbMsgCallback callback;
     private final AtomicInteger copies = new AtomicInteger(1);
-    private final AtomicReference<String> failure = new AtomicReference<>();
+    private final AtomicReference<RuleChainFailureException> failure = new AtomicReference<>();
     private final AtomicBoolean finished = new AtomicBoolean();
 
     /**
@@ -38,13 +38,13 @@ public final class TbMsgTracker {
      */
     public void routed(int targets) {
         if (copies.addAndGet(targets - 1) == 0 && finished.compareAndSet(false, true)) {
-            String reason = failure.get();
-            if (reason == null) {
+            RuleChainFailureException failed = failure.get();
+            if (failed == null) {
                 stats.ruleEngineProcessed();
                 callback.onSuccess();
             } else {
                 stats.ruleEngineFailed();
-                callback.onFailure(new RuleChainFailureException(reason));
+                callback.onFailure(failed);
             }
         }
     }
@@ -56,7 +56,20 @@ public final class TbMsgTracker {
      * @param reason which node failed and why
      */
     public void markFailed(String reason) {
-        failure.compareAndSet(null, reason);
+        markFailed(reason, null);
+    }
+
+    /**
+     * Marks the message failed, keeping the node's error as the cause (the device API answers by it, e.g. 503 for
+     * a full storage queue). The first failure is kept.
+     *
+     * @param reason which node failed and why
+     * @param cause the node's error, or null
+     */
+    public void markFailed(String reason, Throwable cause) {
+        if (failure.get() == null) {
+            failure.compareAndSet(null, new RuleChainFailureException(reason, cause));
+        }
     }
 
     /**

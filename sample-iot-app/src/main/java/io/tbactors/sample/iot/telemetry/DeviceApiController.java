@@ -36,7 +36,8 @@ import org.springframework.web.bind.annotation.RestController;
  * A 200 means stored: it comes once the tenant's root rule chain has finished with every reading of the request
  * (asynchronously: no servlet thread waits). 429 (with Retry-After) when the device's or the tenant's readings in
  * flight are at their bound, or the device's mailbox is full; 500 with the reason when the chain failed on a reading;
- * 503 when the actor system is shutting down or the chain did not finish within the reply timeout.
+ * 503 (with Retry-After) when a storage write queue is full; 410 when the device was deleted before its readings were
+ * stored; 503 when the actor system is shutting down or the chain did not finish within the reply timeout.
  */
 @RestController
 @RequestMapping("/api/v1/{accessToken}")
@@ -149,6 +150,16 @@ public class DeviceApiController {
 
     private ResponseEntity<Object> failureResponse(Throwable failure, String path) {
         Throwable cause = unwrap(failure);
+        if (cause instanceof RuleChainFailureException chainFailed
+                && chainFailed.getCause() instanceof WriteBehindQueue.QueueFullException full) {
+            return retryLater(HttpStatus.SERVICE_UNAVAILABLE, "The storage queue is full, so the reading was not stored; "
+                    + "send it again later: " + full.getMessage(), path);
+        }
+        if (cause instanceof RuleChainFailureException chainFailed
+                && chainFailed.getCause() instanceof DeviceDeletedException deleted) {
+            return ProblemResponses.of(HttpStatus.GONE, "The device was deleted while the request was processed, so the "
+                    + "reading was not stored: " + deleted.getMessage(), path);
+        }
         if (cause instanceof RuleChainFailureException chainFailed) {
             return ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
                     "The root rule chain failed on the message, so it is not (fully) stored: " + chainFailed.getMessage(), path);
@@ -174,7 +185,11 @@ public class DeviceApiController {
     }
 
     private static ResponseEntity<Object> tooManyRequests(String detail, String path) {
-        ResponseEntity<Object> busy = ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS, detail, path);
+        return retryLater(HttpStatus.TOO_MANY_REQUESTS, detail, path);
+    }
+
+    private static ResponseEntity<Object> retryLater(HttpStatus status, String detail, String path) {
+        ResponseEntity<Object> busy = ProblemResponses.of(status, detail, path);
         return ResponseEntity.status(busy.getStatusCode()).headers(busy.getHeaders()).header(HttpHeaders.RETRY_AFTER, "1")
                 .body(busy.getBody());
     }

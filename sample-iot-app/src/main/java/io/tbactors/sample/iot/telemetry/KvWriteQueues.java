@@ -3,9 +3,13 @@ package io.tbactors.sample.iot.telemetry;
 import java.sql.DatabaseMetaData;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -16,8 +20,10 @@ import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.spring.TbActorsLifecycle;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -61,12 +67,15 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
                     return metaData.getDatabaseProductName();
                 }));
         TransactionTemplate transaction = new TransactionTemplate(transactionManager);
-        this.history = queue("ts_kv", storage, jdbcTemplate, transaction, sql.history(),
-                row -> new HistoryKey(row), false);
-        this.latest = queue("ts_kv_latest", storage, jdbcTemplate, transaction, sql.latest(),
-                row -> new LatestKey(row), true);
-        this.attributes = queue("attribute_kv", storage, jdbcTemplate, transaction, sql.attribute(),
-                row -> new LatestKey(row), true);
+        NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(jdbcTemplate);
+        Function<Set<UUID>, Set<UUID>> existing = ids -> new HashSet<>(named.queryForList(
+                "SELECT id FROM device WHERE id IN (:ids)", Map.of("ids", ids), UUID.class));
+        this.history = queue("ts_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.history(),
+                row -> new HistoryKey(row), false, existing));
+        this.latest = queue("ts_kv_latest", storage, new TableWriter(jdbcTemplate, transaction, sql.latest(),
+                row -> new LatestKey(row), true, existing));
+        this.attributes = queue("attribute_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.attribute(),
+                row -> new LatestKey(row), true, existing));
         this.stopTimeout = storage.getStopTimeout();
     }
 
@@ -82,15 +91,65 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         }
     }
 
-    private static WriteBehindQueue<KvRow> queue(String table, SampleProperties.Storage storage, JdbcTemplate jdbc,
-                                                 TransactionTemplate transaction, String sql,
-                                                 Function<KvRow, Object> keyOf, boolean newestWins) {
+    private static WriteBehindQueue<KvRow> queue(String table, SampleProperties.Storage storage, TableWriter writer) {
         return new WriteBehindQueue<>(table, storage.getQueueCapacity(), storage.getBatchSize(), storage.getMaxDelay(),
-                storage.getOfferTimeout(), rows -> {
-                    List<Object[]> params = new ArrayList<>(rows.size());
-                    fold(rows, keyOf, newestWins).forEach(row -> params.add(row.params()));
-                    transaction.executeWithoutResult(status -> jdbc.batchUpdate(sql, params));
-                });
+                storage.getOfferTimeout(), writer::write);
+    }
+
+    /**
+     * Writes a batch of one table in one transaction. A device deleted while its rows waited makes the batch fail
+     * (its rows have no device to refer to): then the rows of every device that no longer exists are left out and
+     * the rest is written again, so the batch commits every row it can and only the deleted devices' saves fail,
+     * with {@link DeviceDeletedException}. A failure with no deleted device behind it fails the whole batch.
+     */
+    record TableWriter(JdbcTemplate jdbc, TransactionTemplate transaction, String sql, Function<KvRow, Object> keyOf,
+                       boolean newestWins, Function<Set<UUID>, Set<UUID>> existingDevices) {
+
+        /** Devices deleted during the retries themselves are looked for again, a few times. */
+        private static final int MAX_ATTEMPTS = 3;
+
+        void write(List<KvRow> rows) throws WriteBehindQueue.RowsRejectedException {
+            Map<Integer, Throwable> rejected = new HashMap<>();
+            List<KvRow> toWrite = rows;
+            for (int attempt = 1; !toWrite.isEmpty(); attempt++) {
+                try {
+                    writeAll(toWrite);
+                    break;
+                } catch (DataAccessException e) {
+                    Set<UUID> deleted = deletedDevices(toWrite);
+                    if (deleted.isEmpty() || attempt == MAX_ATTEMPTS) {
+                        throw e;
+                    }
+                    List<KvRow> kept = new ArrayList<>(toWrite.size());
+                    for (int i = 0; i < rows.size(); i++) {
+                        KvRow row = rows.get(i);
+                        if (deleted.contains(row.deviceId())) {
+                            rejected.putIfAbsent(i, new DeviceDeletedException(row.deviceId()));
+                        } else if (!rejected.containsKey(i)) {
+                            kept.add(row);
+                        }
+                    }
+                    toWrite = kept;
+                }
+            }
+            if (!rejected.isEmpty()) {
+                throw new WriteBehindQueue.RowsRejectedException(rejected);
+            }
+        }
+
+        private void writeAll(List<KvRow> rows) {
+            List<Object[]> params = new ArrayList<>(rows.size());
+            fold(rows, keyOf, newestWins).forEach(row -> params.add(row.params()));
+            transaction.executeWithoutResult(status -> jdbc.batchUpdate(sql, params));
+        }
+
+        private Set<UUID> deletedDevices(List<KvRow> rows) {
+            Set<UUID> ids = new HashSet<>();
+            rows.forEach(row -> ids.add(row.deviceId()));
+            Set<UUID> deleted = new HashSet<>(ids);
+            deleted.removeAll(existingDevices.apply(ids));
+            return deleted;
+        }
     }
 
     /**
@@ -171,6 +230,9 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
                     .description("Batches written").tag("queue", queue.getName()).tag("outcome", "failed").register(registry);
             FunctionCounter.builder("sample.iot.storage.rows", queue, WriteBehindQueue::getRowsWritten)
                     .description("Rows committed").tag("queue", queue.getName()).register(registry);
+            FunctionCounter.builder("sample.iot.storage.rows.rejected", queue, WriteBehindQueue::getRejectedRows)
+                    .description("Rows left out of a committed batch because their device was deleted")
+                    .tag("queue", queue.getName()).register(registry);
         }
     }
 }

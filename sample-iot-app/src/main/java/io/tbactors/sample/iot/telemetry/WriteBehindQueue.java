@@ -3,6 +3,7 @@ package io.tbactors.sample.iot.telemetry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -31,15 +32,38 @@ import org.springframework.core.NestedExceptionUtils;
 @Slf4j
 public final class WriteBehindQueue<T> {
 
-    /** Writes one batch, in order, in one transaction; throws when the transaction did not commit. */
+    /**
+     * Writes one batch, in order, in one transaction; throws when the transaction did not commit. A writer that could
+     * commit only some rows throws {@link RowsRejectedException} naming the others: only their saves fail.
+     */
     @FunctionalInterface
     public interface BatchWriter<T> {
 
         /**
          * @param rows the batch, in the order the rows were added
+         * @throws RowsRejectedException when every row but the ones it names was committed
          * @throws Exception when the batch was not committed
          */
         void write(List<T> rows) throws Exception;
+    }
+
+    /** Thrown by a {@link BatchWriter} that committed every row of its batch except the ones it names. */
+    public static final class RowsRejectedException extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient Map<Integer, Throwable> rejected;
+
+        /** @param rejected index in the batch of each row that was not committed, with the reason */
+        public RowsRejectedException(Map<Integer, Throwable> rejected) {
+            super(rejected.size() + " row(s) rejected", null, false, false);
+            this.rejected = Map.copyOf(rejected);
+        }
+
+        /** @return index in the batch of each row that was not committed, with the reason */
+        public Map<Integer, Throwable> getRejected() {
+            return rejected;
+        }
     }
 
     /** The queue was full for longer than its offer timeout. */
@@ -68,6 +92,7 @@ public final class WriteBehindQueue<T> {
     private final LongAdder batches = new LongAdder();
     private final LongAdder failedBatches = new LongAdder();
     private final LongAdder rowsWritten = new LongAdder();
+    private final LongAdder rejectedRows = new LongAdder();
     private volatile boolean stopped;
 
     /**
@@ -232,6 +257,9 @@ public final class WriteBehindQueue<T> {
         batch.forEach(entry -> rows.add(entry.row()));
         try {
             writer.write(rows);
+        } catch (RowsRejectedException partial) {
+            completePartly(batch, partial.getRejected());
+            return;
         } catch (Exception | Error e) {
             failedBatches.increment();
             log.warn("Write queue '{}': a batch of {} row(s) failed; each of its saves fails: {}", name, rows.size(),
@@ -242,6 +270,26 @@ public final class WriteBehindQueue<T> {
         batches.increment();
         rowsWritten.add(rows.size());
         batch.forEach(entry -> entry.done().complete(null));
+        batch.clear();
+    }
+
+    /** A batch committed but for some rows: those fail with their reasons, the rest are done. */
+    private void completePartly(List<Entry<T>> batch, Map<Integer, Throwable> rejected) {
+        batches.increment();
+        rowsWritten.add(batch.size() - rejected.size());
+        rejectedRows.add(rejected.size());
+        if (log.isDebugEnabled()) {
+            log.debug("Write queue '{}': a batch committed without {} of its {} row(s): {}", name, rejected.size(), batch.size(),
+                    rejected.values().iterator().next().getMessage());
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            Throwable reason = rejected.get(i);
+            if (reason == null) {
+                batch.get(i).done().complete(null);
+            } else {
+                batch.get(i).done().completeExceptionally(reason);
+            }
+        }
         batch.clear();
     }
 
@@ -278,5 +326,10 @@ public final class WriteBehindQueue<T> {
     /** @return rows committed */
     public long getRowsWritten() {
         return rowsWritten.sum();
+    }
+
+    /** @return rows left out of a batch that committed the others ({@link RowsRejectedException}) */
+    public long getRejectedRows() {
+        return rejectedRows.sum();
     }
 }

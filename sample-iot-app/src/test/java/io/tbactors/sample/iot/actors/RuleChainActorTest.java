@@ -213,6 +213,8 @@ class RuleChainActorTest {
         for (long seq = 0; seq < 300; seq++) {
             send(Map.of("seq", seq));
         }
+        // the chain actor has loaded version 1 (a message went through): stubbing again cannot race with its init
+        await().atMost(WAIT).until(() -> stats.getProcessed() > 0);
 
         chainIs(2, """
                 {'nodes': [{'id': 'mark', 'type': 'transform', 'configuration': {'set': {'v2': 'true'}}},

@@ -6,9 +6,25 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.security.core.userdetails.UserDetailsService;
 import tools.jackson.databind.JsonNode;
 
 class ActuatorEndToEndTest extends EndToEndTest {
+
+    @Autowired
+    UserDetailsService users;
+
+    @Test
+    void aSignInKeepsTheCredentialInPlainFormSoNoRequestPaysForAPasswordHash() {
+        assertThat(api.get("/actuator/health").status()).isEqualTo(200);
+        assertThat(api.get("/actuator/health").status()).isEqualTo(200);
+
+        // Spring Security upgrades a {noop} password to bcrypt at the first sign-in unless told otherwise, and then
+        // every basic-auth request (a metrics scrape, say) costs a bcrypt check, about 0.1 s of CPU
+        assertThat(users.loadUserByUsername(ApiClient.ADMIN).getPassword()).startsWith("{noop}");
+        assertThat(api.getWithCredentials("/actuator/metrics", ApiClient.ADMIN, "wrong").status()).isEqualTo(401);
+    }
 
     @Test
     void healthIsPublicAndShowsTheActorsComponentToTheAdmin() {

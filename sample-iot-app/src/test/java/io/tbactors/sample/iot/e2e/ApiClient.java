@@ -32,6 +32,11 @@ final class ApiClient {
         this.base = "http://localhost:" + port;
     }
 
+    /** @return the base address, {@code http://localhost:<port>} */
+    String base() {
+        return base;
+    }
+
     /** A response: status, headers and body (parsed when it is JSON). */
     record Response(int status, HttpHeaders headers, String body) {
 

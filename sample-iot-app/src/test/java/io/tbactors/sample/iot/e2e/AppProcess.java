@@ -30,7 +30,8 @@ final class AppProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the application and waits until its health answers 200.
+     * Starts the application from the test class path, compiled by C1 only (it starts sooner; for tests, not for
+     * figures), and waits until its health answers 200.
      *
      * @param databaseUrl the JDBC URL it stores into
      * @param maxHeap the JVM's {@code -Xmx}, e.g. {@code 384m}
@@ -39,12 +40,47 @@ final class AppProcess implements AutoCloseable {
      * @throws IOException when the process cannot start
      */
     static AppProcess start(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
+        return launch(List.of("-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                SampleIotApplication.class.getName()), databaseUrl, extraArgs);
+    }
+
+    /**
+     * Starts the application from the test class path with the JVM's default compilers, as it runs in production:
+     * for measurements.
+     *
+     * @param databaseUrl the JDBC URL it stores into
+     * @param maxHeap the JVM's {@code -Xmx}
+     * @param extraArgs more {@code --name=value} arguments
+     * @return the running application
+     * @throws IOException when the process cannot start
+     */
+    static AppProcess startForMeasurement(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
+        return launch(List.of("-Xmx" + maxHeap, "-cp", System.getProperty("java.class.path"),
+                SampleIotApplication.class.getName()), databaseUrl, extraArgs);
+    }
+
+    /**
+     * Starts the packaged application ({@code java -jar}) with the JVM's default compilers.
+     *
+     * @param jar the executable jar
+     * @param databaseUrl the JDBC URL it stores into
+     * @param maxHeap the JVM's {@code -Xmx}
+     * @param extraArgs more {@code --name=value} arguments
+     * @return the running application
+     * @throws IOException when the process cannot start
+     */
+    static AppProcess startJar(Path jar, String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
+        return launch(List.of("-Xmx" + maxHeap, "-jar", jar.toString()), databaseUrl, extraArgs);
+    }
+
+    private static AppProcess launch(List<String> jvm, String databaseUrl, String... extraArgs) throws IOException {
         int port = freePort();
         Path log = Path.of("target", "app-process-" + port + ".log");
         Files.createDirectories(log.getParent());
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                SampleIotApplication.class.getName(), "--server.port=" + port, "--spring.datasource.url=" + databaseUrl,
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvm);
+        command.addAll(List.of("--server.port=" + port, "--spring.datasource.url=" + databaseUrl,
                 "--sample.simulator.enabled=false", "--sample.admin.password=" + ApiClient.PASSWORD));
         command.addAll(List.of(extraArgs));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
@@ -57,6 +93,11 @@ final class AppProcess implements AutoCloseable {
             throw new IllegalStateException("The application ended at start-up; see " + log);
         }
         return app;
+    }
+
+    /** @return whether the process is still running */
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     /** @return a client for its HTTP port */

@@ -3,6 +3,7 @@ package io.tbactors.sample.iot.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -38,12 +39,13 @@ import org.slf4j.LoggerFactory;
  * ./mvnw -B -q verify -pl sample-iot-app -am -Dtest=DeviceApiBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Djacoco.skip=true -Dsample.benchmark=true
  * </pre>
- * It starts the application in a JVM of its own ({@code -Xmx512m}) on an H2 file, creates the devices, then runs
- * two phases through the real HTTP API: single readings, then 8,000-reading bodies (64 KB, the largest accepted).
+ * It starts the application in a JVM of its own ({@code -Xmx512m}, the JVM's default compilers) on an H2 file,
+ * creates the devices, warms it up ({@code bench.warmup-seconds}, half single readings, half bodies, not reported),
+ * then runs two phases through the real HTTP API: single readings, then 8,000-reading bodies (64 KB, the largest accepted).
  * For each it reports readings/s, requests/s, p50/p99 latency, the share of 429s and other failures; over both the
  * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
- * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20}. The table goes to the log (INFO) and to
+ * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20 -Dbench.warmup-seconds=10}. The table goes to the log (INFO) and to
  * {@code target/device-api-benchmark.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
@@ -61,12 +63,13 @@ class DeviceApiBenchmark {
         int devices = Integer.getInteger("bench.devices", 20);
         int threads = Integer.getInteger("bench.threads", 32);
         Duration phase = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
+        Duration warmUp = Duration.ofSeconds(Integer.getInteger("bench.warmup-seconds", 10));
         String url = "jdbc:h2:file:" + dir.resolve("bench").toAbsolutePath();
         List<String> report = new ArrayList<>();
         Map<UUID, LongAdder> answeredSingles = new ConcurrentHashMap<>();
         Map<UUID, LongAdder> answeredBatched = new ConcurrentHashMap<>();
         long heapMax;
-        try (AppProcess app = AppProcess.start(url, "512m")) {
+        try (AppProcess app = AppProcess.startForMeasurement(url, "512m")) {
             ApiClient api = app.api();
             List<ApiClient.Device> all = new ArrayList<>();
             for (int i = 0; i < devices; i++) {
@@ -81,6 +84,11 @@ class DeviceApiBenchmark {
 
             String single = "{\"s\":1}";
             String batch = "[" + String.join(",", Collections.nCopies(BATCH, "{\"b\":1}")) + "]";
+            if (!warmUp.isZero()) {
+                // the JIT compiles the hot paths before anything is counted (readings answered here are checked too)
+                run("warm-up", api, all, threads, warmUp.dividedBy(2), single, 1, answeredSingles);
+                run("warm-up", api, all, threads, warmUp.dividedBy(2), batch, BATCH, answeredBatched);
+            }
             report.add(run("single readings", api, all, threads, phase, single, 1, answeredSingles));
             report.add(run("8,000-reading bodies", api, all, threads, phase, batch, BATCH, answeredBatched));
 
@@ -97,8 +105,10 @@ class DeviceApiBenchmark {
         }
         report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx512m); readings answered 200 missing from the "
                 + "database after SIGTERM: %d", heapMax / 1e6, missing));
-        String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d client threads, %d s a phase, "
-                + "%d cores%n", devices, threads, phase.toSeconds(), Runtime.getRuntime().availableProcessors())
+        String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d client threads, %d s a phase "
+                + "after %d s of warm-up, %d cores, load average %.1f at the end%n", devices, threads, phase.toSeconds(),
+                warmUp.toSeconds(), Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
                 + String.join(System.lineSeparator(), report) + System.lineSeparator();
         log.info("{}{}", System.lineSeparator(), table);
         Files.writeString(Path.of("target", "device-api-benchmark.txt"), table);

@@ -19,14 +19,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The promise about a stop, tested through a real one: the application runs in its own JVM on an H2 file database
  * given as the README gives it (a plain {@code jdbc:h2:file:} URL), 50 threads post readings, the JVM gets SIGTERM
  * ({@link Process#destroy()}), and then the file is opened again: every reading answered 200 must be in it, and no
- * request may fail with 500 because H2's own shutdown hook closed the database while the actors drained.
+ * request may fail with 500 because H2's own shutdown hook closed the database while the actors drained. The same
+ * again on the postgres profile, against the test run's PostgreSQL server (see {@link TestPostgres}): the pool must
+ * close only after the actors and the write queues have drained.
  */
 class SigtermEndToEndTest {
 
@@ -46,10 +49,12 @@ class SigtermEndToEndTest {
         }
     }
 
-    @Test
-    void aSigtermWhileDevicesPostLosesNoReadingThatWasAnswered200() throws Exception {
-        String url = "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
-        app = AppProcess.start(url, "384m");
+    @ParameterizedTest(name = "on {0}")
+    @ValueSource(strings = {"h2", "postgres"})
+    void aSigtermWhileDevicesPostLosesNoReadingThatWasAnswered200(String database) throws Exception {
+        boolean postgres = database.equals("postgres");
+        String url = postgres ? TestPostgres.newDatabase() : "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
+        app = postgres ? AppProcess.start(url, "384m", "--spring.profiles.active=postgres") : AppProcess.start(url, "384m");
         Path log = app.log();
         ApiClient api = app.api();
         List<ApiClient.Device> devices = new ArrayList<>();
@@ -74,7 +79,8 @@ class SigtermEndToEndTest {
         assertThat(posters.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 
         int checked = 0;
-        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+        try (Connection connection = postgres ? DriverManager.getConnection(url, TestPostgres.USER, TestPostgres.USER)
+                : DriverManager.getConnection(url, "sa", "")) {
             for (ApiClient.Device device : devices) {
                 Set<Long> answered = answered200.get(device.id());
                 assertThat(GracefulShutdownEndToEndTest.storedSeqs(connection, device.id()))

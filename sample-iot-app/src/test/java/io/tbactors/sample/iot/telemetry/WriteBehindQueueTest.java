@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -113,6 +115,40 @@ class WriteBehindQueueTest {
         assertThat(written).containsExactly(List.of(4, 5, 6));
         assertThat(queue.getFailedBatches()).isEqualTo(1);
         assertThat(queue.getBatches()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchThatRejectsSomeRowsFailsOnlyTheirSavesAndCompletesTheOthers() {
+        IllegalStateException gone = new IllegalStateException("device deleted");
+        start(1000, 3, NEVER, rows -> {
+            List<Integer> kept = new ArrayList<>();
+            Map<Integer, Throwable> rejected = new HashMap<>();
+            for (int i = 0; i < rows.size(); i++) {
+                if (rows.get(i) < 0) {
+                    rejected.put(i, gone);
+                } else {
+                    kept.add(rows.get(i));
+                }
+            }
+            written.add(kept);
+            if (!rejected.isEmpty()) {
+                throw new WriteBehindQueue.RowsRejectedException(rejected);
+            }
+        });
+
+        List<CompletableFuture<Void>> saves = List.of(queue.add(1), queue.add(-2), queue.add(3));
+
+        await().atMost(WAIT).until(() -> saves.stream().allMatch(CompletableFuture::isDone));
+        assertThat(saves.get(0)).isCompleted();
+        assertThat(saves.get(2)).isCompleted();
+        assertThatThrownBy(saves.get(1)::get).isInstanceOf(ExecutionException.class).cause().isSameAs(gone);
+        assertThat(saves.get(0)).isNotCompletedExceptionally();
+        assertThat(saves.get(2)).isNotCompletedExceptionally();
+        assertThat(written).containsExactly(List.of(1, 3));
+        assertThat(queue.getBatches()).isEqualTo(1);
+        assertThat(queue.getFailedBatches()).isZero();
+        assertThat(queue.getRowsWritten()).isEqualTo(2);
+        assertThat(queue.getRejectedRows()).isEqualTo(1);
     }
 
     @Test
