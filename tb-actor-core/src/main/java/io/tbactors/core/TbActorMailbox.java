@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -67,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
-public final class TbActorMailbox implements TbActorCtx, Runnable {
+public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorCtx, Runnable {
+
+    private static final long serialVersionUID = 1L;
 
     private static final Logger log = LoggerFactory.getLogger(TbActorMailbox.class);
 
@@ -86,8 +89,6 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private static final long NOT_TIMED = Long.MIN_VALUE;
 
     private static final VarHandle STATUS;
-    private static final VarHandle ENQUEUED;
-    private static final VarHandle DEQUEUED;
     private static final VarHandle HIGH;
     private static final VarHandle STOP_REASON;
     private static final VarHandle EXTRAS;
@@ -115,8 +116,6 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(TbActorMailbox.class, "status", int.class);
-            ENQUEUED = lookup.findVarHandle(TbActorMailbox.class, "enqueued", int.class);
-            DEQUEUED = lookup.findVarHandle(TbActorMailbox.class, "dequeued", int.class);
             HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
             STOP_REASON = lookup.findVarHandle(TbActorMailbox.class, "stopReason", TbActorStopReason.class);
             EXTRAS = lookup.findVarHandle(TbActorMailbox.class, "extras", MailboxExtras.class);
@@ -137,15 +136,12 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private TbActorMailbox nextSibling;
     private boolean linkedToParent;
     private volatile int status = SCHEDULED;
-    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued atomically; until the
-    // actor is destroyed the SCHEDULED holder is the only poller and the only writer of dequeued (a release store,
-    // no locked read-modify-write per message); drains after DESTROYED count atomically
-    private volatile int enqueued;
-    private volatile int dequeued;
+    // null unless the mailbox is bounded or depth counting is on: an unbounded mailbox does nothing per message
+    // beyond the queue's own insert
+    private final MailboxDepth depth;
     private volatile TbActorStopReason stopReason;
     private volatile MailboxExtras extras;
     private TbActorCreator creator;
-    private final TbMailboxBound bound;
     private TbActor actor;
     private String actorType = "unknown";
     private int initAttempts;
@@ -157,7 +153,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         this.parent = parent;
         this.dispatcher = dispatcher;
         this.creator = creator;
-        this.bound = bound;
+        this.depth = bound != null || system.getSettings().isCountMailboxDepth() ? new MailboxDepth(bound) : null;
     }
 
     // ---------------------------------------------------------------- creation (called by the creating thread)
@@ -228,15 +224,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             return REFUSED_STOPPED;
         }
         Object element = envelope(msg, delivery);
-        TbMailboxBound limit = bound;
-        if (highPriority) {
-            highQueue().add(element);
-            ENQUEUED.getAndAdd(this, 1);
-        } else if (limit == null) {
-            normalPriorityMsgs.add(element);
-            ENQUEUED.getAndAdd(this, 1);
+        MailboxDepth d = depth;
+        if (d == null) {
+            (highPriority ? highQueue() : normalPriorityMsgs).add(element);
+        } else if (highPriority || d.bound() == null) {
+            (highPriority ? highQueue() : normalPriorityMsgs).add(element);
+            d.added();
         } else {
-            int result = offerBounded(msg, element, delivery, limit, tryOnly);
+            int result = offerBounded(msg, element, delivery, d, tryOnly);
             if (result != ACCEPTED) {
                 return result;
             }
@@ -279,16 +274,13 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
      * Reserves a slot under the capacity before queueing, so the bound holds under concurrent senders. A
      * {@code DROP_OLDEST} sender takes over the slot of the message it drops.
      */
-    private int offerBounded(TbActorMsg msg, Object element, Delivery delivery, TbMailboxBound limit, boolean tryOnly) {
+    private int offerBounded(TbActorMsg msg, Object element, Delivery delivery, MailboxDepth d, boolean tryOnly) {
+        TbMailboxBound limit = d.bound();
         int capacity = limit.capacity();
         for (;;) {
-            int in = enqueued;
-            if (in - dequeued < capacity) {
-                if (ENQUEUED.compareAndSet(this, in, in + 1)) {
-                    normalPriorityMsgs.add(element);
-                    return ACCEPTED;
-                }
-                continue;
+            if (d.tryReserve(capacity)) {
+                normalPriorityMsgs.add(element);
+                return ACCEPTED;
             }
             if (tryOnly) {
                 system.tryTellRefused(this);
@@ -302,7 +294,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
                     notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
                     return ACCEPTED;
                 }
-                if (enqueued - dequeued < capacity) {
+                if (d.hasRoom(capacity)) {
                     // the turn took a message meanwhile: a slot is free again
                     continue;
                 }
@@ -380,6 +372,49 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     // ---------------------------------------------------------------- the turn
 
+    /**
+     * A fork-join dispatcher runs the mailbox itself as its task (no wrapper per turn); returning false keeps the task
+     * never completed, so it can be submitted again for the next turn.
+     */
+    @Override
+    protected boolean exec() {
+        try {
+            run();
+        } catch (Throwable t) {
+            // run() contains every callback's failure; this is an Error of the runtime itself
+            log.error("[{}] Actor turn failed", selfId, t);
+        }
+        return false;
+    }
+
+    @Override
+    public Void getRawResult() {
+        return null;
+    }
+
+    @Override
+    protected void setRawResult(Void value) {
+        // a turn has no result
+    }
+
+    /** @return false: an actor's turns are not a future to cancel; stop the actor instead */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        return false;
+    }
+
+    /** Not supported: an actor's turns never complete as a task. */
+    @Override
+    public void complete(Void value) {
+        throw new UnsupportedOperationException("An actor mailbox is not a future; stop the actor instead");
+    }
+
+    /** Not supported: an actor's turns never complete as a task. */
+    @Override
+    public void completeExceptionally(Throwable ex) {
+        throw new UnsupportedOperationException("An actor mailbox is not a future; stop the actor instead");
+    }
+
     @Override
     public void run() {
         int s = status;
@@ -449,8 +484,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of {@code dequeued}. */
     private Object pollTurn() {
         Object element = pollEither();
-        if (element != null) {
-            DEQUEUED.setRelease(this, dequeued + 1);
+        MailboxDepth d = depth;
+        if (element != null && d != null) {
+            d.takenByOwner();
         }
         return element;
     }
@@ -458,8 +494,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     /** Polls from any thread once the actor is destroyed (or the system gave up on it), counting atomically. */
     private Object poll() {
         Object element = pollEither();
-        if (element != null) {
-            DEQUEUED.getAndAdd(this, 1);
+        MailboxDepth d = depth;
+        if (element != null && d != null) {
+            d.taken();
         }
         return element;
     }
@@ -1021,7 +1058,13 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         if ((status & DESTROYED) != 0) {
             return 0;
         }
-        return Math.max(0, enqueued - dequeued);
+        MailboxDepth d = depth;
+        if (d != null) {
+            return Math.max(0, d.pending());
+        }
+        // not counted: walk the queues (O(depth)), which only views and tests do
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        return normalPriorityMsgs.size() + (high == null ? 0 : high.size());
     }
 
     ActorStats stats() {
