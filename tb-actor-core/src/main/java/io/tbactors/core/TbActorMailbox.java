@@ -612,19 +612,27 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         destroyActor(TbActorStopReason.RESTARTED, cause);
         cancelTimers(e);
         clearBits(INITIALIZED);
-        if ((status & STOP_REQUESTED) != 0) {
-            // stopped during the destroy: no new instance (its id may already belong to another actor), and the old
-            // one was destroyed already, with RESTARTED as its last reason
-            actor = null;
-            return -1;
-        }
         TbActor fresh;
-        try {
-            fresh = Objects.requireNonNull(creator.createActor(), "creator.createActor() returned null");
-        } catch (Throwable t) {
-            log.warn("[{}] Creator failed during restart; stopping the actor", selfId, t);
+        Throwable creatorFailure = null;
+        // a stop sets STOP_REQUESTED under this lock: it either lands before the check or waits for the creator
+        synchronized (e) {
+            if ((status & STOP_REQUESTED) != 0) {
+                // stopped during the destroy: no new instance (its id may already belong to another actor), and the
+                // old one was destroyed already, with RESTARTED as its last reason
+                actor = null;
+                return -1;
+            }
+            try {
+                fresh = Objects.requireNonNull(creator.createActor(), "creator.createActor() returned null");
+            } catch (Throwable t) {
+                fresh = null;
+                creatorFailure = t;
+            }
+        }
+        if (fresh == null) {
+            log.warn("[{}] Creator failed during restart; stopping the actor", selfId, creatorFailure);
             actor = null;
-            stop(TbActorStopReason.INIT_FAILED, t);
+            stop(TbActorStopReason.INIT_FAILED, creatorFailure);
             return -1;
         }
         attachActor(fresh);
@@ -762,7 +770,14 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         if (cause != null) {
             extras().stopCause = cause;
         }
-        setBits(STOP_REQUESTED);
+        if (creator != null) {
+            // the actor may restart: the request waits for a creator call in progress, so none begins after it
+            synchronized (extras()) {
+                setBits(STOP_REQUESTED);
+            }
+        } else {
+            setBits(STOP_REQUESTED);
+        }
         system.unregister(this);
         for (TbActorMailbox child : children()) {
             child.stop(TbActorStopReason.STOPPED, null);
