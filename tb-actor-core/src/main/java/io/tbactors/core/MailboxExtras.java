@@ -30,6 +30,9 @@ final class MailboxExtras {
     /** Length of the children list; guarded by this object's monitor. */
     int childCount;
 
+    /** Failed init attempts since the last reset (a restart, or giving up); touched only by the turn owner. */
+    int initFailures;
+
     /** Restarts counted in the current window; touched only by the turn owner. */
     int restartsInWindow;
 
