@@ -66,7 +66,7 @@ final class ActorRegistry {
             return existing;
         }
         TbMailboxBound bound = creator.getMailboxBound() != null ? creator.getMailboxBound() : dispatcher.getMailboxBound();
-        TbActorMailbox mailbox = new TbActorMailbox(runtime, actorId, parent, dispatcher, creator, bound);
+        TbActorMailbox mailbox = new TbActorMailbox(runtime, actorId, parent, dispatcher, bound);
         existing = actors.putIfAbsent(actorId, mailbox);
         if (existing != null) {
             return existing;
@@ -83,7 +83,7 @@ final class ActorRegistry {
             ActorStop.failCreation(mailbox, t);
             throw sneaky(t);
         }
-        mailbox.attachActor(actor);
+        mailbox.attachActor(actor, creator);
         dispatcher.actorAdded();
         if (runtime.listener != null) {
             runtime.listener.onActorCreated(dispatcher.getName(), mailbox.actorType());

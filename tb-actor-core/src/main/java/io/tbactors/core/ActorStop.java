@@ -24,7 +24,7 @@ final class ActorStop {
         if (cause != null) {
             mailbox.extras().stopCause = cause;
         }
-        if (mailbox.mayRestart()) {
+        if (mailbox.creator() != null) {
             // the actor may restart: the request waits for a creator call in progress, so none begins after it
             synchronized (mailbox.extras()) {
                 mailbox.setBits(TbActorMailbox.STOP_REQUESTED);

@@ -171,11 +171,11 @@ final class Supervision {
             if (mailbox.isStopRequested()) {
                 // stopped during the destroy: no new instance (its id may already belong to another actor), and the
                 // old one was destroyed already, with RESTARTED as its last reason
-                mailbox.actor = null;
+                mailbox.dropActor();
                 return -1;
             }
             try {
-                fresh = Objects.requireNonNull(mailbox.creator.createActor(), "creator.createActor() returned null");
+                fresh = Objects.requireNonNull(e.creator.createActor(), "creator.createActor() returned null");
             } catch (Throwable t) {
                 fresh = null;
                 creatorFailure = t;
@@ -183,11 +183,11 @@ final class Supervision {
         }
         if (fresh == null) {
             log.warn("[{}] Creator failed during restart; stopping the actor", mailbox.getSelf(), creatorFailure);
-            mailbox.actor = null;
+            mailbox.dropActor();
             ActorStop.stop(mailbox, TbActorStopReason.INIT_FAILED, creatorFailure);
             return -1;
         }
-        mailbox.attachActor(fresh);
+        mailbox.attachActor(fresh, e.creator);
         e.initFailures = 0;
         long backoff = settings.getRestartBackoff().toNanos();
         mailbox.runtime.actorRestarted(mailbox);

@@ -89,8 +89,8 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
     static final int REFUSED_FULL = 2;
 
     private static final VarHandle STATUS;
+    private static final VarHandle NORMAL;
     private static final VarHandle HIGH;
-    private static final VarHandle STOP_REASON;
     private static final VarHandle EXTRAS;
     private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
         @Override
@@ -116,8 +116,8 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(TbActorMailbox.class, "status", int.class);
+            NORMAL = lookup.findVarHandle(TbActorMailbox.class, "normalPriorityMsgs", ConcurrentLinkedQueue.class);
             HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
-            STOP_REASON = lookup.findVarHandle(TbActorMailbox.class, "stopReason", TbActorStopReason.class);
             EXTRAS = lookup.findVarHandle(TbActorMailbox.class, "extras", MailboxExtras.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -128,7 +128,8 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
     private final TbActorId selfId;
     private final TbActorMailbox parent;
     private final Dispatcher dispatcher;
-    private final ConcurrentLinkedQueue<Object> normalPriorityMsgs = new ConcurrentLinkedQueue<>();
+    // both queues are created by the first message of their priority: an actor never told anything has none
+    private volatile ConcurrentLinkedQueue<Object> normalPriorityMsgs;
     private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
     // siblings in the parent's child list (see ActorChildren), guarded by the parent's extras
     TbActorMailbox prevSibling;
@@ -138,32 +139,33 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
     // null unless the mailbox is bounded or depth counting is on: an unbounded mailbox does nothing per message
     // beyond the queue's own insert
     private final MailboxDepth depth;
-    private volatile TbActorStopReason stopReason;
+    // the stop reason and cause, the creator (kept by actors that may restart), timers, children and the like
     private volatile MailboxExtras extras;
-    TbActorCreator creator;
     TbActor actor;
-    private String actorType = "unknown";
 
-    TbActorMailbox(ActorRuntime runtime, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher,
-                   TbActorCreator creator, TbMailboxBound bound) {
+    TbActorMailbox(ActorRuntime runtime, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher, TbMailboxBound bound) {
         this.runtime = runtime;
         this.selfId = selfId;
         this.parent = parent;
         this.dispatcher = dispatcher;
-        this.creator = creator;
         this.depth = bound != null || runtime.countMailboxDepth ? new MailboxDepth(bound) : null;
     }
 
     // ---------------------------------------------------------------- creation (called by the creating thread)
 
-    void attachActor(TbActor newActor) {
-        setBits(ATTACHED);
-        this.actor = newActor;
-        if (!MAY_RESTART.get(newActor.getClass())) {
-            // the default failure strategy never restarts: keeping the creator would only cost memory
-            this.creator = null;
+    /** @param creator kept only when the actor's class overrides {@code onProcessFailure}, so it may restart */
+    void attachActor(TbActor newActor, TbActorCreator creator) {
+        if (MAY_RESTART.get(newActor.getClass())) {
+            extras().creator = creator;
         }
-        this.actorType = ACTOR_TYPES.get(newActor.getClass());
+        this.actor = newActor;
+        setBits(ATTACHED);
+    }
+
+    /** The instance is gone and no fresh one comes (a restart that ends in a stop); its type stays for reports. */
+    void dropActor() {
+        extras().lastActorType = actorType();
+        this.actor = null;
     }
 
     /** Hands the {@code SCHEDULED} bit, held since construction, to the first turn, which runs init. */
@@ -215,9 +217,9 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         Object element = envelope(msg, delivery);
         MailboxDepth d = depth;
         if (d == null) {
-            (highPriority ? highQueue() : normalPriorityMsgs).add(element);
+            (highPriority ? highQueue() : normalQueue()).add(element);
         } else if (highPriority || d.bound() == null) {
-            (highPriority ? highQueue() : normalPriorityMsgs).add(element);
+            (highPriority ? highQueue() : normalQueue()).add(element);
             d.added();
         } else {
             int result = offerBounded(msg, element, delivery, d, tryOnly);
@@ -268,7 +270,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         int capacity = limit.capacity();
         for (;;) {
             if (d.tryReserve(capacity)) {
-                normalPriorityMsgs.add(element);
+                normalQueue().add(element);
                 return ACCEPTED;
             }
             if (tryOnly) {
@@ -276,10 +278,10 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
                 return REFUSED_FULL;
             }
             if (limit.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST) {
-                Object oldest = normalPriorityMsgs.poll();
+                Object oldest = normalQueue().poll();
                 if (oldest != null) {
                     // the dropped message's slot becomes ours: the depth counters stay as they are
-                    normalPriorityMsgs.add(element);
+                    normalQueue().add(element);
                     notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
                     return ACCEPTED;
                 }
@@ -320,14 +322,20 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return new Envelope(msg, timed ? System.nanoTime() : Envelope.NOT_TIMED, context, delivery);
     }
 
+    private ConcurrentLinkedQueue<Object> normalQueue() {
+        ConcurrentLinkedQueue<Object> q = normalPriorityMsgs;
+        return q != null ? q : createQueue(NORMAL);
+    }
+
     private ConcurrentLinkedQueue<Object> highQueue() {
         ConcurrentLinkedQueue<Object> q = highPriorityMsgs;
-        if (q == null) {
-            ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
-            Object witness = HIGH.compareAndExchange(this, null, created);
-            q = witness == null ? created : castQueue(witness);
-        }
-        return q;
+        return q != null ? q : createQueue(HIGH);
+    }
+
+    private ConcurrentLinkedQueue<Object> createQueue(VarHandle field) {
+        ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
+        Object witness = field.compareAndExchange(this, null, created);
+        return witness == null ? created : castQueue(witness);
     }
 
     @SuppressWarnings("unchecked")
@@ -469,8 +477,9 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
     }
 
     private boolean hasMessages() {
+        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return !normalPriorityMsgs.isEmpty() || (high != null && !high.isEmpty());
+        return (normal != null && !normal.isEmpty()) || (high != null && !high.isEmpty());
     }
 
     /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of the consumer count. */
@@ -496,7 +505,11 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
     private Object pollEither() {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element = high == null ? null : high.poll();
-        return element != null ? element : normalPriorityMsgs.poll();
+        if (element != null) {
+            return element;
+        }
+        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
+        return normal == null ? null : normal.poll();
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
@@ -527,7 +540,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         long restartDelay = -1;
         try {
             if (!actor.process(msg) && log.isDebugEnabled()) {
-                log.debug("[{}] Message not handled by {}: {}", selfId, actorType, msg);
+                log.debug("[{}] Message not handled by {}: {}", selfId, actorType(), msg);
             }
         } catch (Throwable t) {
             failed = true;
@@ -540,7 +553,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         if (start != 0) {
             long took = System.nanoTime() - start;
             if (listener != null) {
-                listener.onMessageProcessed(dispatcher.getName(), actorType, waitNanos, took, failed);
+                listener.onMessageProcessed(dispatcher.getName(), actorType(), waitNanos, took, failed);
             }
             if (slowNanos >= 0 && took > slowNanos) {
                 runtime.slowProcessing(this, msg, took);
@@ -566,17 +579,19 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
 
     /** @return whether this call set the stop reason (the first stop request wins) */
     boolean claimStopReason(TbActorStopReason reason) {
-        return STOP_REASON.compareAndSet(this, null, reason);
+        return extras().claimStopReason(reason);
     }
 
     TbActorStopReason currentStopReason() {
-        TbActorStopReason reason = stopReason;
+        MailboxExtras e = extras;
+        TbActorStopReason reason = e == null ? null : e.stopReason;
         return reason == null ? TbActorStopReason.STOPPED : reason;
     }
 
-    /** @return whether the actor kept its creator, so it may restart */
-    boolean mayRestart() {
-        return creator != null;
+    /** @return the creator when the actor may restart, otherwise null */
+    TbActorCreator creator() {
+        MailboxExtras e = extras;
+        return e == null ? null : e.creator;
     }
 
     /** @return the rarely used state, created on first use */
@@ -615,8 +630,14 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return parent;
     }
 
+    /** @return the actor's class name, computed once per class */
     String actorType() {
-        return actorType;
+        TbActor a = actor;
+        if (a != null) {
+            return ACTOR_TYPES.get(a.getClass());
+        }
+        MailboxExtras e = extras;
+        return e != null && e.lastActorType != null ? e.lastActorType : "unknown";
     }
 
     /** @return how many timers of this actor are live (for tests and reports) */
@@ -636,8 +657,9 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         if (d != null) {
             return Math.max(0, d.pending());
         }
+        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return normalPriorityMsgs.size() + (high == null ? 0 : high.size());
+        return (normal == null ? 0 : normal.size()) + (high == null ? 0 : high.size());
     }
 
     String stateName() {
@@ -738,6 +760,6 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
 
     @Override
     public String toString() {
-        return "TbActorMailbox{" + selfId + ", " + actorType + ", dispatcher=" + dispatcher.getName() + '}';
+        return "TbActorMailbox{" + selfId + ", " + actorType() + ", dispatcher=" + dispatcher.getName() + '}';
     }
 }
