@@ -461,7 +461,9 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         if (e != null && e.idleTimeoutNanos > 0) {
             e.lastActivity = System.nanoTime();
         }
-        if (processed == throughput && hasMessages()) {
+        if (processed == throughput) {
+            // a full turn yields without looking at the queues (ConcurrentLinkedQueue.isEmpty may CAS the head): the
+            // next turn finds out, and releases at once in the rare case the queues were drained exactly
             submitOwnedTurn();
         } else {
             release();
