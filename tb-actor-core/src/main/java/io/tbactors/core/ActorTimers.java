@@ -40,7 +40,8 @@ final class ActorTimers {
                     : runtime.scheduler.scheduleAtFixedRate(fire, delayNanos, period.toNanos(), TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException rejected) {
             timer.cancel();
-            throw new IllegalStateException("Cannot schedule a timer for [" + mailbox.getSelf() + "]: the actor system is stopped", rejected);
+            throw new IllegalStateException("Cannot schedule a timer for [" + mailbox.getSelf() + "]: the actor system is stopped",
+                    rejected);
         }
         if (mailbox.isStopRequested()) {
             timer.cancel();
