@@ -9,7 +9,6 @@ import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
-import io.tbactors.api.TbMailboxOverflowPolicy;
 import io.tbactors.api.TbTimer;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.ActorStats;
@@ -33,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * queue, then a turn is scheduled if none is) -> the dispatcher runs the mailbox ({@link #exec} / {@link #run}) ->
  * {@link #processOne} hands it to the actor. What happens around that lives in helpers that take the mailbox as an
  * argument, one concern per file: {@link Supervision} (init, failures, restart), {@link ActorStop} (stop, destroy,
- * drain), {@link ActorChildren}, {@link ActorTimers} (timers, passivation, stop watchers), {@link MailboxDepth}.
+ * drain), {@link ActorChildren}, {@link ActorTimers} (timers, passivation, stop watchers), {@link MailboxDepth} and
+ * {@link BoundedOffer} (bounds).
  * The mailbox knows its system only through {@link ActorRuntime}.
  *
  * <h2>The status word</h2>
@@ -222,7 +222,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
             (highPriority ? highQueue() : normalQueue()).add(element);
             d.added();
         } else {
-            int result = offerBounded(msg, element, delivery, d, tryOnly);
+            int result = BoundedOffer.offer(this, msg, element, delivery, d, tryOnly);
             if (result != ACCEPTED) {
                 return result;
             }
@@ -261,43 +261,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return (status & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
     }
 
-    /**
-     * Reserves a slot under the capacity before queueing, so the bound holds under concurrent senders. A
-     * {@code DROP_OLDEST} sender takes over the slot of the message it drops.
-     */
-    private int offerBounded(TbActorMsg msg, Object element, Delivery delivery, MailboxDepth d, boolean tryOnly) {
-        TbMailboxBound limit = d.bound();
-        int capacity = limit.capacity();
-        for (;;) {
-            if (d.tryReserve(capacity)) {
-                normalQueue().add(element);
-                return ACCEPTED;
-            }
-            if (tryOnly) {
-                runtime.tryTellRefused(this);
-                return REFUSED_FULL;
-            }
-            if (limit.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST) {
-                Object oldest = normalQueue().poll();
-                if (oldest != null) {
-                    // the dropped message's slot becomes ours: the depth counters stay as they are
-                    normalQueue().add(element);
-                    notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
-                    return ACCEPTED;
-                }
-                if (d.hasRoom(capacity)) {
-                    // the turn took a message meanwhile: a slot is free again
-                    continue;
-                }
-                // full with nothing of normal priority to drop: high-priority messages fill it, or senders that
-                // reserved their slots have not queued yet; no waiting on them, the newest is refused
-            }
-            refuse(msg, delivery, TbActorStopReason.MAILBOX_FULL);
-            return REFUSED_FULL;
-        }
-    }
-
-    private void refuse(TbActorMsg msg, Delivery delivery, TbActorStopReason reason) {
+    void refuse(TbActorMsg msg, Delivery delivery, TbActorStopReason reason) {
         runtime.deadLetters.notProcessed(selfId, msg, reason);
         if (delivery != null) {
             delivery.notDelivered(reason);
@@ -322,7 +286,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return new Envelope(msg, timed ? System.nanoTime() : Envelope.NOT_TIMED, context, delivery);
     }
 
-    private ConcurrentLinkedQueue<Object> normalQueue() {
+    ConcurrentLinkedQueue<Object> normalQueue() {
         ConcurrentLinkedQueue<Object> q = normalPriorityMsgs;
         return q != null ? q : createQueue(NORMAL);
     }
