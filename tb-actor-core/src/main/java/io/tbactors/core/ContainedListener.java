@@ -12,11 +12,11 @@ import io.tbactors.core.observe.TbActorSystemListener;
 final class ContainedListener implements TbActorSystemListener {
 
     private final TbActorSystemListener delegate;
-    private final DefaultTbActorSystem system;
+    private final ActorRuntime runtime;
 
-    ContainedListener(TbActorSystemListener delegate, DefaultTbActorSystem system) {
+    ContainedListener(TbActorSystemListener delegate, ActorRuntime runtime) {
         this.delegate = delegate;
-        this.system = system;
+        this.runtime = runtime;
     }
 
     @Override
@@ -24,7 +24,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onMessageProcessed(dispatcher, actorType, waitNanos, processNanos, failed);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onMessageProcessed", null, t);
+            runtime.callbackFailed("listener.onMessageProcessed", null, t);
         }
     }
 
@@ -33,7 +33,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onInitFailure(actorId, dispatcher, actorType, attempt, cause);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onInitFailure", actorId, t);
+            runtime.callbackFailed("listener.onInitFailure", actorId, t);
         }
     }
 
@@ -42,7 +42,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onActorCreated(dispatcher, actorType);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onActorCreated", null, t);
+            runtime.callbackFailed("listener.onActorCreated", null, t);
         }
     }
 
@@ -51,7 +51,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onActorDestroyed(dispatcher, actorType, reason);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onActorDestroyed", null, t);
+            runtime.callbackFailed("listener.onActorDestroyed", null, t);
         }
     }
 
@@ -60,7 +60,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onMessageNotProcessed(target, msg, reason, afterSystemStop);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onMessageNotProcessed", target, t);
+            runtime.callbackFailed("listener.onMessageNotProcessed", target, t);
         }
     }
 
@@ -69,7 +69,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onSlowProcessing(dispatcher, actorType, processNanos);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onSlowProcessing", null, t);
+            runtime.callbackFailed("listener.onSlowProcessing", null, t);
         }
     }
 
@@ -78,7 +78,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onActorRestarted(dispatcher, actorType);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onActorRestarted", null, t);
+            runtime.callbackFailed("listener.onActorRestarted", null, t);
         }
     }
 
@@ -87,7 +87,7 @@ final class ContainedListener implements TbActorSystemListener {
         try {
             delegate.onTryTellRefused(dispatcher, actorType);
         } catch (Throwable t) {
-            system.callbackFailed("listener.onTryTellRefused", null, t);
+            runtime.callbackFailed("listener.onTryTellRefused", null, t);
         }
     }
 

@@ -18,7 +18,7 @@ final class IdleWheel implements Runnable {
 
     private static final int SLOTS = 4096;
 
-    private final DefaultTbActorSystem system;
+    private final ActorRuntime runtime;
     private final long tickNanos;
     private final long origin;
     private final ConcurrentLinkedQueue<Entry> intake = new ConcurrentLinkedQueue<>();
@@ -27,16 +27,16 @@ final class IdleWheel implements Runnable {
     private final AtomicBoolean started = new AtomicBoolean();
     private long processedTick;
 
-    IdleWheel(DefaultTbActorSystem system, long tickNanos) {
-        this.system = system;
+    IdleWheel(ActorRuntime runtime, long tickNanos) {
+        this.runtime = runtime;
         this.tickNanos = tickNanos;
-        this.origin = system.nanoTime();
+        this.origin = runtime.nanoTime();
     }
 
     void add(TbActorMailbox mailbox, long deadlineNanos) {
         intake.add(new Entry(mailbox, deadlineNanos));
         if (started.compareAndSet(false, true)) {
-            system.getScheduler().scheduleAtFixedRate(this, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
+            runtime.scheduler.scheduleAtFixedRate(this, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -46,7 +46,7 @@ final class IdleWheel implements Runnable {
 
     @Override
     public void run() {
-        long now = system.nanoTime();
+        long now = runtime.nanoTime();
         long nowTick = (now - origin) / tickNanos;
         long from = processedTick + 1;
         Entry entry;
@@ -98,7 +98,7 @@ final class IdleWheel implements Runnable {
         long deadline = e.lastActivity + timeout;
         if (deadline - now <= 0 && mailbox.isIdle()) {
             e.leaveIdleWheel();
-            system.passivate(mailbox);
+            runtime.passivate(mailbox);
         } else {
             // back through the intake: placed by the next run, so this slot is never refilled while it is emptied
             intake.add(new Entry(mailbox, Math.max(deadline, now + tickNanos)));

@@ -1,5 +1,6 @@
 package io.tbactors.core;
 
+import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbTimer;
@@ -30,6 +31,18 @@ final class MailboxExtras {
     /** Length of the children list; guarded by this object's monitor. */
     int childCount;
 
+    /** Why the actor stops: set once, by the first stop request ({@link #claimStopReason}). */
+    volatile TbActorStopReason stopReason;
+
+    /** The creator, kept only by actors that may restart (their class overrides {@code onProcessFailure}). */
+    volatile TbActorCreator creator;
+
+    /** The type of an instance dropped without a successor, for reports after it is gone. */
+    volatile String lastActorType;
+
+    /** Failed init attempts since the last reset (a restart, or giving up); touched only by the turn owner. */
+    int initFailures;
+
     /** Restarts counted in the current window; touched only by the turn owner. */
     int restartsInWindow;
 
@@ -52,13 +65,20 @@ final class MailboxExtras {
     private volatile boolean inIdleWheel;
 
     private static final VarHandle IN_IDLE_WHEEL;
+    private static final VarHandle STOP_REASON;
 
     static {
         try {
             IN_IDLE_WHEEL = MethodHandles.lookup().findVarHandle(MailboxExtras.class, "inIdleWheel", boolean.class);
+            STOP_REASON = MethodHandles.lookup().findVarHandle(MailboxExtras.class, "stopReason", TbActorStopReason.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /** @return whether this call set the stop reason (the first stop request wins) */
+    boolean claimStopReason(TbActorStopReason reason) {
+        return STOP_REASON.compareAndSet(this, null, reason);
     }
 
     /** @return whether the caller must add the actor to the idle wheel (it was not there) */

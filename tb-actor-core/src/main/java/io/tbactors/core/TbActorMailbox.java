@@ -1,7 +1,5 @@
 package io.tbactors.core;
 
-import io.tbactors.api.InitFailureStrategy;
-import io.tbactors.api.ProcessFailureStrategy;
 import io.tbactors.api.TbActor;
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorCtx;
@@ -9,10 +7,8 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
-import io.tbactors.api.TbActorUpdateException;
 import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
-import io.tbactors.api.TbMailboxOverflowPolicy;
 import io.tbactors.api.TbTimer;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.ActorStats;
@@ -24,15 +20,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One actor's mailbox, reference and context in one object.
+ * One actor's mailbox, reference and context in one object: a message goes {@link #tell} -> {@link #enqueue} (into a
+ * queue, then a turn is scheduled if none is) -> the dispatcher runs the mailbox ({@link #exec} / {@link #run}) ->
+ * {@link #processOne} hands it to the actor. What happens around that lives in helpers that take the mailbox as an
+ * argument, one concern per file: {@link Supervision} (init, failures, restart), {@link ActorStop} (stop, destroy,
+ * drain), {@link ActorChildren}, {@link ActorTimers} (timers, passivation, stop watchers), {@link MailboxDepth} and
+ * {@link BoundedOffer} (bounds).
+ * The mailbox knows its system only through {@link ActorRuntime}.
  *
  * <h2>The status word</h2>
  * All coordination goes through one {@code int} changed only by atomic bit operations:
@@ -44,9 +46,10 @@ import org.slf4j.LoggerFactory;
  *  INITIALIZED     the turn, after init returned             the turn, at restart or init failure
  *  INIT_FAILED     the turn, when init gave up or process    a sender of a high-priority TbActorUpdateMsg
  *                  threw TbActorUpdateException              (one CAS winner), which then schedules a turn
- *  STOP_REQUESTED  stop(), after winning the stop-reason CAS never
+ *  STOP_REQUESTED  ActorStop.stop, after winning the stop-     never
+ *                  reason CAS
  *  DESTROYED       the SCHEDULED holder, first thing of      never
- *                  finishDestroy (getAndBitwiseOr: once)
+ *                  ActorStop.finishDestroy (getAndBitwiseOr)
  *  ATTACHED        the creating thread, once the creator     never
  *                  returned an actor
  *
@@ -61,13 +64,15 @@ import org.slf4j.LoggerFactory;
  * one party claims. <b>No lost wake-up:</b> a sender queues first and reads the status after; a turn clears
  * {@code SCHEDULED} first and looks at the queues after. Whichever comes second sees the other's write, so either
  * the sender schedules a turn or the releasing turn schedules one. <b>One fate per message:</b> before
- * {@code DESTROYED} only the holder polls (and counts depth with a plain release store); the holder sets
+ * {@code DESTROYED} only the holder polls (and, when the depth is counted, counts with a plain release store); the holder sets
  * {@code DESTROYED} before its final drain, and a sender that finds {@code DESTROYED} after queueing drains too
  * (its message may have missed the holder's drain); a queue hands each element to exactly one poller.
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
-public final class TbActorMailbox implements TbActorCtx, Runnable {
+public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorCtx, Runnable {
+
+    private static final long serialVersionUID = 1L;
 
     private static final Logger log = LoggerFactory.getLogger(TbActorMailbox.class);
 
@@ -83,13 +88,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     static final int REFUSED_STOPPED = 1;
     static final int REFUSED_FULL = 2;
 
-    private static final long NOT_TIMED = Long.MIN_VALUE;
-
     private static final VarHandle STATUS;
-    private static final VarHandle ENQUEUED;
-    private static final VarHandle DEQUEUED;
+    private static final VarHandle NORMAL;
     private static final VarHandle HIGH;
-    private static final VarHandle STOP_REASON;
     private static final VarHandle EXTRAS;
     private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
         @Override
@@ -115,75 +116,61 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATUS = lookup.findVarHandle(TbActorMailbox.class, "status", int.class);
-            ENQUEUED = lookup.findVarHandle(TbActorMailbox.class, "enqueued", int.class);
-            DEQUEUED = lookup.findVarHandle(TbActorMailbox.class, "dequeued", int.class);
+            NORMAL = lookup.findVarHandle(TbActorMailbox.class, "normalPriorityMsgs", ConcurrentLinkedQueue.class);
             HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
-            STOP_REASON = lookup.findVarHandle(TbActorMailbox.class, "stopReason", TbActorStopReason.class);
             EXTRAS = lookup.findVarHandle(TbActorMailbox.class, "extras", MailboxExtras.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final DefaultTbActorSystem system;
+    final ActorRuntime runtime;
     private final TbActorId selfId;
     private final TbActorMailbox parent;
     private final Dispatcher dispatcher;
-    private final ConcurrentLinkedQueue<Object> normalPriorityMsgs = new ConcurrentLinkedQueue<>();
+    // both queues are created by the first message of their priority: an actor never told anything has none
+    private volatile ConcurrentLinkedQueue<Object> normalPriorityMsgs;
     private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
-    // siblings form an intrusive doubly linked list through the children's mailboxes, guarded by the parent's
-    // extras: two references per child instead of a hash-set entry, and nothing at all for childless actors
-    private TbActorMailbox prevSibling;
-    private TbActorMailbox nextSibling;
-    private boolean linkedToParent;
+    // siblings in the parent's child list (see ActorChildren), guarded by the parent's extras
+    TbActorMailbox prevSibling;
+    TbActorMailbox nextSibling;
+    boolean linkedToParent;
     private volatile int status = SCHEDULED;
-    // depth = enqueued - dequeued (int arithmetic wraps consistently). Senders add to enqueued atomically; until the
-    // actor is destroyed the SCHEDULED holder is the only poller and the only writer of dequeued (a release store,
-    // no locked read-modify-write per message); drains after DESTROYED count atomically
-    private volatile int enqueued;
-    private volatile int dequeued;
-    private volatile TbActorStopReason stopReason;
+    // null unless the mailbox is bounded or depth counting is on: an unbounded mailbox does nothing per message
+    // beyond the queue's own insert
+    private final MailboxDepth depth;
+    // the stop reason and cause, the creator (kept by actors that may restart), timers, children and the like
     private volatile MailboxExtras extras;
-    private TbActorCreator creator;
-    private final TbMailboxBound bound;
-    private TbActor actor;
-    private String actorType = "unknown";
-    private int initAttempts;
+    TbActor actor;
 
-    TbActorMailbox(DefaultTbActorSystem system, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher,
-                   TbActorCreator creator, TbMailboxBound bound) {
-        this.system = system;
+    TbActorMailbox(ActorRuntime runtime, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher, TbMailboxBound bound) {
+        this.runtime = runtime;
         this.selfId = selfId;
         this.parent = parent;
         this.dispatcher = dispatcher;
-        this.creator = creator;
-        this.bound = bound;
+        this.depth = bound != null || runtime.countMailboxDepth ? new MailboxDepth(bound) : null;
     }
 
     // ---------------------------------------------------------------- creation (called by the creating thread)
 
-    void attachActor(TbActor newActor) {
-        setBits(ATTACHED);
-        this.actor = newActor;
-        if (!MAY_RESTART.get(newActor.getClass())) {
-            // the default failure strategy never restarts: keeping the creator would only cost memory
-            this.creator = null;
+    /** @param creator kept only when the actor's class overrides {@code onProcessFailure}, so it may restart */
+    void attachActor(TbActor newActor, TbActorCreator creator) {
+        if (MAY_RESTART.get(newActor.getClass())) {
+            extras().creator = creator;
         }
-        this.actorType = ACTOR_TYPES.get(newActor.getClass());
+        this.actor = newActor;
+        setBits(ATTACHED);
+    }
+
+    /** The instance is gone and no fresh one comes (a restart that ends in a stop); its type stays for reports. */
+    void dropActor() {
+        extras().lastActorType = actorType();
+        this.actor = null;
     }
 
     /** Hands the {@code SCHEDULED} bit, held since construction, to the first turn, which runs init. */
     void start() {
         submitOwnedTurn();
-    }
-
-    /** The creator threw: the actor never existed; tell what was queued to the placeholder. */
-    void failCreation(Throwable cause) {
-        STOP_REASON.compareAndSet(this, null, TbActorStopReason.INIT_FAILED);
-        extras().stopCause = cause;
-        setBits(STOP_REQUESTED);
-        finishDestroy(false);
-        clearBits(SCHEDULED);
     }
 
     // ---------------------------------------------------------------- telling
@@ -228,15 +215,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             return REFUSED_STOPPED;
         }
         Object element = envelope(msg, delivery);
-        TbMailboxBound limit = bound;
-        if (highPriority) {
-            highQueue().add(element);
-            ENQUEUED.getAndAdd(this, 1);
-        } else if (limit == null) {
-            normalPriorityMsgs.add(element);
-            ENQUEUED.getAndAdd(this, 1);
+        MailboxDepth d = depth;
+        if (d == null) {
+            (highPriority ? highQueue() : normalQueue()).add(element);
+        } else if (highPriority || d.bound() == null) {
+            (highPriority ? highQueue() : normalQueue()).add(element);
+            d.added();
         } else {
-            int result = offerBounded(msg, element, delivery, limit, tryOnly);
+            int result = BoundedOffer.offer(this, msg, element, delivery, d, tryOnly);
             if (result != ACCEPTED) {
                 return result;
             }
@@ -244,7 +230,7 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         s = status;
         if ((s & DESTROYED) != 0) {
             // the holder's final drain may have passed before our message was queued: drain as well
-            drainQueues(currentStopReason());
+            ActorStop.drainQueues(this, currentStopReason());
         } else if ((s & SCHEDULED) == 0) {
             trySchedule();
         }
@@ -275,78 +261,45 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return (status & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
     }
 
-    /**
-     * Reserves a slot under the capacity before queueing, so the bound holds under concurrent senders. A
-     * {@code DROP_OLDEST} sender takes over the slot of the message it drops.
-     */
-    private int offerBounded(TbActorMsg msg, Object element, Delivery delivery, TbMailboxBound limit, boolean tryOnly) {
-        int capacity = limit.capacity();
-        for (;;) {
-            int in = enqueued;
-            if (in - dequeued < capacity) {
-                if (ENQUEUED.compareAndSet(this, in, in + 1)) {
-                    normalPriorityMsgs.add(element);
-                    return ACCEPTED;
-                }
-                continue;
-            }
-            if (tryOnly) {
-                system.tryTellRefused(this);
-                return REFUSED_FULL;
-            }
-            if (limit.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST) {
-                Object oldest = normalPriorityMsgs.poll();
-                if (oldest != null) {
-                    // the dropped message's slot becomes ours: the depth counters stay as they are
-                    normalPriorityMsgs.add(element);
-                    notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
-                    return ACCEPTED;
-                }
-                if (enqueued - dequeued < capacity) {
-                    // the turn took a message meanwhile: a slot is free again
-                    continue;
-                }
-                // full with nothing of normal priority to drop: high-priority messages fill it, or senders that
-                // reserved their slots have not queued yet; no waiting on them, the newest is refused
-            }
-            refuse(msg, delivery, TbActorStopReason.MAILBOX_FULL);
-            return REFUSED_FULL;
-        }
-    }
-
-    private void refuse(TbActorMsg msg, Delivery delivery, TbActorStopReason reason) {
-        system.notProcessed(selfId, msg, reason);
+    void refuse(TbActorMsg msg, Delivery delivery, TbActorStopReason reason) {
+        runtime.deadLetters.notProcessed(selfId, msg, reason);
         if (delivery != null) {
             delivery.notDelivered(reason);
         }
     }
 
-    private void notProcessedElement(Object element, TbActorStopReason reason) {
+    void notProcessedElement(Object element, TbActorStopReason reason) {
         if (element instanceof Envelope envelope) {
             refuse(envelope.msg(), envelope.delivery(), reason);
         } else {
-            system.notProcessed(selfId, (TbActorMsg) element, reason);
+            runtime.deadLetters.notProcessed(selfId, (TbActorMsg) element, reason);
         }
     }
 
     /** @return the message itself, or an envelope when a wait time, a context or a delivery travels with it */
     private Object envelope(TbActorMsg msg, Delivery delivery) {
-        Object context = system.captureContext();
-        boolean timed = system.isRecordWaitTime();
+        Object context = runtime.captureContext();
+        boolean timed = runtime.recordWaitTime;
         if (!timed && context == null && delivery == null) {
             return msg;
         }
-        return new Envelope(msg, timed ? System.nanoTime() : NOT_TIMED, context, delivery);
+        return new Envelope(msg, timed ? System.nanoTime() : Envelope.NOT_TIMED, context, delivery);
+    }
+
+    ConcurrentLinkedQueue<Object> normalQueue() {
+        ConcurrentLinkedQueue<Object> q = normalPriorityMsgs;
+        return q != null ? q : createQueue(NORMAL);
     }
 
     private ConcurrentLinkedQueue<Object> highQueue() {
         ConcurrentLinkedQueue<Object> q = highPriorityMsgs;
-        if (q == null) {
-            ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
-            Object witness = HIGH.compareAndExchange(this, null, created);
-            q = witness == null ? created : castQueue(witness);
-        }
-        return q;
+        return q != null ? q : createQueue(HIGH);
+    }
+
+    private ConcurrentLinkedQueue<Object> createQueue(VarHandle field) {
+        ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
+        Object witness = field.compareAndExchange(this, null, created);
+        return witness == null ? created : castQueue(witness);
     }
 
     @SuppressWarnings("unchecked")
@@ -354,7 +307,9 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return (ConcurrentLinkedQueue<Object>) o;
     }
 
-    private void trySchedule() {
+    // ---------------------------------------------------------------- scheduling a turn on the dispatcher
+
+    void trySchedule() {
         for (;;) {
             int s = status;
             if ((s & (SCHEDULED | DESTROYED)) != 0) {
@@ -373,9 +328,52 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             dispatcher.execute(this);
         } catch (RejectedExecutionException e) {
             log.warn("[{}] Dispatcher '{}' refused the actor's turn; stopping the actor", selfId, dispatcher.getName());
-            stop(TbActorStopReason.STOPPED, null);
-            destroyAndRelease();
+            ActorStop.stop(this, TbActorStopReason.STOPPED, null);
+            ActorStop.destroyAndRelease(this);
         }
+    }
+
+    /**
+     * A fork-join dispatcher runs the mailbox itself as its task (no wrapper per turn); returning false keeps the task
+     * never completed, so it can be submitted again for the next turn.
+     */
+    @Override
+    protected boolean exec() {
+        try {
+            run();
+        } catch (Throwable t) {
+            // run() contains every callback's failure; this is an Error of the runtime itself
+            log.error("[{}] Actor turn failed", selfId, t);
+        }
+        return false;
+    }
+
+    @Override
+    public Void getRawResult() {
+        return null;
+    }
+
+    @Override
+    protected void setRawResult(Void value) {
+        // a turn has no result
+    }
+
+    /** @return false: an actor's turns are not a future to cancel; stop the actor instead */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        return false;
+    }
+
+    /** Not supported: an actor's turns never complete as a task. */
+    @Override
+    public void complete(Void value) {
+        throw new UnsupportedOperationException("An actor mailbox is not a future; stop the actor instead");
+    }
+
+    /** Not supported: an actor's turns never complete as a task. */
+    @Override
+    public void completeExceptionally(Throwable ex) {
+        throw new UnsupportedOperationException("An actor mailbox is not a future; stop the actor instead");
     }
 
     // ---------------------------------------------------------------- the turn
@@ -384,23 +382,23 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     public void run() {
         int s = status;
         if ((s & STOP_REQUESTED) != 0) {
-            destroyAndRelease();
+            ActorStop.destroyAndRelease(this);
             return;
         }
-        if ((s & INIT_FAILED) != 0 && drainWhileInitFailed()) {
+        if ((s & INIT_FAILED) != 0 && Supervision.drainWhileInitFailed(this)) {
             release();
             return;
         }
-        if ((status & INITIALIZED) == 0 && !initActor()) {
+        if ((status & INITIALIZED) == 0 && !Supervision.initActor(this)) {
             return;
         }
-        int throughput = system.getActorThroughput();
+        int throughput = runtime.throughput;
         int processed = 0;
         while (processed < throughput) {
             s = status;
             if ((s & STOP_REQUESTED) != 0) {
                 dispatcher.turnCompleted();
-                destroyAndRelease();
+                ActorStop.destroyAndRelease(this);
                 return;
             }
             if ((s & (INIT_FAILED | INITIALIZED)) != INITIALIZED) {
@@ -418,23 +416,26 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
             if (restartDelay >= 0) {
                 // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
                 dispatcher.turnCompleted();
-                scheduleOwnedTurn(restartDelay);
+                Supervision.scheduleOwnedTurn(this, restartDelay);
                 return;
             }
         }
         dispatcher.turnCompleted();
         MailboxExtras e = extras;
         if (e != null && e.idleTimeoutNanos > 0) {
-            e.lastActivity = system.nanoTime();
+            e.lastActivity = runtime.nanoTime();
         }
-        if (processed == throughput && hasMessages()) {
+        if (processed == throughput) {
+            // a full turn yields without looking at the queues (ConcurrentLinkedQueue.isEmpty may CAS the head): the
+            // next turn finds out, and releases at once in the rare case the queues were drained exactly
             submitOwnedTurn();
         } else {
             release();
         }
     }
 
-    private void release() {
+    /** Ends the turn: clears {@code SCHEDULED} first, then looks at the queues (no lost wake-up, no extra task). */
+    void release() {
         clearBits(SCHEDULED);
         if ((status & STOP_REQUESTED) != 0 || hasMessages()) {
             trySchedule();
@@ -442,24 +443,27 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     }
 
     private boolean hasMessages() {
+        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return !normalPriorityMsgs.isEmpty() || (high != null && !high.isEmpty());
+        return (normal != null && !normal.isEmpty()) || (high != null && !high.isEmpty());
     }
 
-    /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of {@code dequeued}. */
-    private Object pollTurn() {
+    /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of the consumer count. */
+    Object pollTurn() {
         Object element = pollEither();
-        if (element != null) {
-            DEQUEUED.setRelease(this, dequeued + 1);
+        MailboxDepth d = depth;
+        if (element != null && d != null) {
+            d.takenByOwner();
         }
         return element;
     }
 
     /** Polls from any thread once the actor is destroyed (or the system gave up on it), counting atomically. */
-    private Object poll() {
+    Object poll() {
         Object element = pollEither();
-        if (element != null) {
-            DEQUEUED.getAndAdd(this, 1);
+        MailboxDepth d = depth;
+        if (element != null && d != null) {
+            d.taken();
         }
         return element;
     }
@@ -467,7 +471,11 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
     private Object pollEither() {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element = high == null ? null : high.poll();
-        return element != null ? element : normalPriorityMsgs.poll();
+        if (element != null) {
+            return element;
+        }
+        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
+        return normal == null ? null : normal.poll();
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
@@ -482,300 +490,77 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
                 // a tick of a periodic timer cancelled after it was queued
                 return -1;
             }
-            if (envelope.enqueuedAt() != NOT_TIMED) {
+            if (envelope.enqueuedAt() != Envelope.NOT_TIMED) {
                 waitNanos = System.nanoTime() - envelope.enqueuedAt();
             }
             context = envelope.context();
         } else {
             msg = (TbActorMsg) element;
         }
-        TbActorSystemListener listener = system.listener();
-        TbMessageContextPropagator.Scope scope = context == null ? null : system.restoreContext(context);
-        long slowNanos = system.slowProcessingNanos();
+        TbActorSystemListener listener = runtime.listener;
+        TbMessageContextPropagator.Scope scope = context == null ? null : runtime.restoreContext(context);
+        long slowNanos = runtime.slowProcessingNanos;
+        // no clock read per message unless a listener or the slow-processing check asks for it
         long start = listener == null && slowNanos < 0 ? 0 : System.nanoTime();
         boolean failed = false;
         long restartDelay = -1;
         try {
             if (!actor.process(msg) && log.isDebugEnabled()) {
-                log.debug("[{}] Message not handled by {}: {}", selfId, actorType, msg);
+                log.debug("[{}] Message not handled by {}: {}", selfId, actorType(), msg);
             }
         } catch (Throwable t) {
             failed = true;
-            restartDelay = onProcessFailure(msg, t);
+            restartDelay = Supervision.onProcessFailure(this, msg, t);
         } finally {
             if (scope != null) {
-                system.closeContext(scope);
+                runtime.closeContext(scope);
             }
         }
         if (start != 0) {
             long took = System.nanoTime() - start;
             if (listener != null) {
-                listener.onMessageProcessed(dispatcher.getName(), actorType, waitNanos, took, failed);
+                listener.onMessageProcessed(dispatcher.getName(), actorType(), waitNanos, took, failed);
             }
             if (slowNanos >= 0 && took > slowNanos) {
-                system.slowProcessing(this, msg, took);
+                runtime.slowProcessing(this, msg, took);
             }
         }
         return restartDelay;
     }
 
-    /** @return the restart backoff when the actor was restarted, otherwise -1 */
-    private long onProcessFailure(TbActorMsg msg, Throwable t) {
-        if (t instanceof TbActorUpdateException) {
-            log.warn("[{}] Failed to apply an update; the actor waits for the next update to init again", selfId, t);
-            initFailed(t.getCause() != null ? t.getCause() : t);
-            return -1;
-        }
-        ProcessFailureStrategy strategy;
-        try {
-            strategy = actor.onProcessFailure(msg, t);
-        } catch (Throwable decisionFailure) {
-            system.callbackFailed("onProcessFailure", selfId, decisionFailure);
-            strategy = ProcessFailureStrategy.stop();
-        }
-        if (strategy != null && strategy.isStop()) {
-            log.warn("[{}] Failed to process message {}; stopping the actor", selfId, msg.getClass().getSimpleName(), t);
-            stop(TbActorStopReason.STOPPED, t);
-        } else if (strategy != null && strategy.isRestart()) {
-            return restart(msg, t);
-        } else if (log.isDebugEnabled()) {
-            log.debug("[{}] Failed to process message {}; resuming", selfId, msg.getClass().getSimpleName(), t);
-        }
-        return -1;
+    // ---------------------------------------------------------------- status word and state for the helpers
+
+    int status() {
+        return status;
     }
 
-    /**
-     * Replaces the actor by a fresh instance from its creator, keeping the mailbox, unless it restarted too often
-     * within the window; then it is stopped. The new instance is initialised in a later turn, after a backoff that
-     * doubles with each restart in the window. The old instance's timers are cancelled with it.
-     *
-     * @return the backoff before the new instance's init, or -1 when the actor was stopped instead
-     */
-    private long restart(TbActorMsg msg, Throwable cause) {
-        MailboxExtras e = extras();
-        long now = System.nanoTime();
-        if (e.restartsInWindow == 0 || now - e.restartWindowStart > system.getSettings().getRestartWindow().toNanos()) {
-            e.restartWindowStart = now;
-            e.restartsInWindow = 0;
-        }
-        int maxRestarts = system.getSettings().getMaxRestarts();
-        if (e.restartsInWindow >= maxRestarts) {
-            log.warn("[{}] Failed to process {} after {} restart(s) within {}; stopping the actor", selfId,
-                    msg.getClass().getSimpleName(), maxRestarts, system.getSettings().getRestartWindow(), cause);
-            stop(TbActorStopReason.STOPPED, cause);
-            return -1;
-        }
-        if ((status & STOP_REQUESTED) != 0) {
-            // stopping anyway: the turn destroys this instance with the stop's reason, no fresh one is made
-            return -1;
-        }
-        e.restartsInWindow++;
-        log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", selfId,
-                msg.getClass().getSimpleName(), e.restartsInWindow, maxRestarts, system.getSettings().getRestartWindow(), cause);
-        destroyActor(TbActorStopReason.RESTARTED, cause);
-        cancelTimers(e);
-        clearBits(INITIALIZED);
-        if ((status & STOP_REQUESTED) != 0) {
-            // stopped during the destroy: no new instance (its id may already belong to another actor), and the old
-            // one was destroyed already, with RESTARTED as its last reason
-            actor = null;
-            return -1;
-        }
-        TbActor fresh;
-        try {
-            fresh = Objects.requireNonNull(creator.createActor(), "creator.createActor() returned null");
-        } catch (Throwable t) {
-            log.warn("[{}] Creator failed during restart; stopping the actor", selfId, t);
-            actor = null;
-            stop(TbActorStopReason.INIT_FAILED, t);
-            return -1;
-        }
-        attachActor(fresh);
-        initAttempts = 0;
-        long backoff = system.getSettings().getRestartBackoff().toNanos();
-        system.actorRestarted(this);
-        return backoff << Math.min(20, e.restartsInWindow - 1);
+    /** @return the status before the bits were set */
+    int setBits(int bits) {
+        return (int) STATUS.getAndBitwiseOr(this, bits);
     }
 
-    /** Runs the next turn after a delay, keeping {@code SCHEDULED} meanwhile; a stop claims the wait and runs it now. */
-    private void scheduleOwnedTurn(long delayNanos) {
-        if (delayNanos <= 0) {
-            submitOwnedTurn();
-            return;
-        }
-        MailboxExtras.DelayedTurn turn = new MailboxExtras.DelayedTurn(this);
-        extras().delayedTurn = turn;
-        try {
-            turn.bind(system.getScheduler().schedule(turn, delayNanos, TimeUnit.NANOSECONDS));
-        } catch (RejectedExecutionException e) {
-            if (turn.claim()) {
-                submitOwnedTurn();
-            }
-            return;
-        }
-        if ((status & STOP_REQUESTED) != 0) {
-            expediteDelayedTurn();
-        }
+    void clearBits(int bits) {
+        STATUS.getAndBitwiseAnd(this, ~bits);
     }
 
-    /** A stop does not wait out an init retry or restart backoff: whoever claims the delayed turn submits it. */
-    private void expediteDelayedTurn() {
+    /** @return whether this call set the stop reason (the first stop request wins) */
+    boolean claimStopReason(TbActorStopReason reason) {
+        return extras().claimStopReason(reason);
+    }
+
+    TbActorStopReason currentStopReason() {
         MailboxExtras e = extras;
-        MailboxExtras.DelayedTurn turn = e == null ? null : e.delayedTurn;
-        if (turn != null && turn.claimEarly()) {
-            submitOwnedTurn();
-        }
+        TbActorStopReason reason = e == null ? null : e.stopReason;
+        return reason == null ? TbActorStopReason.STOPPED : reason;
     }
 
-    /** @return true when the actor is ready and the turn goes on; false when the turn was handed elsewhere */
-    private boolean initActor() {
-        initAttempts++;
-        try {
-            actor.init(this);
-            setBits(INITIALIZED);
-            return true;
-        } catch (Throwable t) {
-            onInitFailure(t);
-            return false;
-        }
-    }
-
-    private void onInitFailure(Throwable t) {
-        int attempt = initAttempts;
-        TbActorSystemListener listener = system.listener();
-        if (listener != null) {
-            listener.onInitFailure(selfId, dispatcher.getName(), actorType, attempt, t);
-        }
-        int maxAttempts = system.getMaxActorInitAttempts();
-        InitFailureStrategy strategy;
-        if (maxAttempts > 0 && attempt >= maxAttempts) {
-            strategy = InitFailureStrategy.stop();
-        } else {
-            try {
-                strategy = Objects.requireNonNullElse(actor.onInitFailure(attempt, t), InitFailureStrategy.stop());
-            } catch (Throwable decisionFailure) {
-                system.callbackFailed("onInitFailure", selfId, decisionFailure);
-                strategy = InitFailureStrategy.stop();
-            }
-        }
-        if (strategy.isStop()) {
-            log.warn("[{}] Failed to init actor, attempt {} (at most {}); it stays registered and refuses messages with "
-                    + "INIT_FAILED until it is stopped or an update initialises it again", selfId, attempt,
-                    maxAttempts > 0 ? String.valueOf(maxAttempts) : "unlimited", t);
-            initFailed(t);
-            if (drainWhileInitFailed()) {
-                release();
-            } else {
-                submitOwnedTurn();
-            }
-        } else if (strategy.getRetryDelay() == 0) {
-            log.debug("[{}] Failed to init actor, attempt {}; retrying now", selfId, attempt, t);
-            submitOwnedTurn();
-        } else {
-            log.debug("[{}] Failed to init actor, attempt {}; retrying in {} ms", selfId, attempt, strategy.getRetryDelay(), t);
-            scheduleOwnedTurn(TimeUnit.MILLISECONDS.toNanos(strategy.getRetryDelay()));
-        }
-    }
-
-    /**
-     * Init gave up, or an update failed: as in ThingsBoard the actor is destroyed with {@code INIT_FAILED} but stays
-     * registered; messages are told {@code INIT_FAILED} until a {@link TbActorUpdateMsg} initialises it again.
-     */
-    private void initFailed(Throwable cause) {
-        MailboxExtras e = extras();
-        e.stopCause = cause;
-        initAttempts = 0;
-        clearBits(INITIALIZED);
-        setBits(INIT_FAILED);
-        destroyActor(TbActorStopReason.INIT_FAILED, cause);
-        cancelTimers(e);
-        notifyWatchers(e, TbActorStopReason.INIT_FAILED);
-    }
-
-    /** @return whether the actor is still in {@code INIT_FAILED} once the queues are empty (else an update came) */
-    private boolean drainWhileInitFailed() {
-        Object element;
-        while ((status & INIT_FAILED) != 0 && (element = pollTurn()) != null) {
-            notProcessedElement(element, TbActorStopReason.INIT_FAILED);
-        }
-        dispatcher.turnCompleted();
-        return (status & INIT_FAILED) != 0;
-    }
-
-    private void destroyActor(TbActorStopReason reason, Throwable cause) {
-        try {
-            actor.destroy(reason, cause);
-        } catch (Throwable t) {
-            system.callbackFailed("destroy", selfId, t);
-        }
-    }
-
-    // ---------------------------------------------------------------- stopping
-
-    /**
-     * Requests the actor to stop: no message is processed after this, the actor is destroyed on its dispatcher,
-     * and its children are stopped too.
-     *
-     * @return whether this call made the request (false when it was already stopping)
-     */
-    boolean stop(TbActorStopReason reason, Throwable cause) {
-        if (!STOP_REASON.compareAndSet(this, null, reason)) {
-            return false;
-        }
-        if (cause != null) {
-            extras().stopCause = cause;
-        }
-        setBits(STOP_REQUESTED);
-        system.unregister(this);
-        for (TbActorMailbox child : children()) {
-            child.stop(TbActorStopReason.STOPPED, null);
-        }
-        expediteDelayedTurn();
-        trySchedule();
-        return true;
-    }
-
-    private void destroyAndRelease() {
-        finishDestroy(true);
-        clearBits(SCHEDULED);
-    }
-
-    /** Called by the {@code SCHEDULED} holder; the first call destroys, any later one does nothing. */
-    private void finishDestroy(boolean callDestroy) {
-        int before = (int) STATUS.getAndBitwiseOr(this, DESTROYED);
-        if ((before & DESTROYED) != 0) {
-            return;
-        }
-        TbActorStopReason reason = currentStopReason();
+    /** @return the creator when the actor may restart, otherwise null */
+    TbActorCreator creator() {
         MailboxExtras e = extras;
-        // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran; one whose
-        // init failed was destroyed then
-        if (callDestroy && actor != null && (before & INIT_FAILED) == 0) {
-            destroyActor(reason, e == null ? null : e.stopCause);
-        }
-        if (e != null) {
-            cancelTimers(e);
-            notifyWatchers(e, reason);
-        }
-        drainQueues(reason);
-        system.onDestroyed(this, reason, (before & ATTACHED) != 0);
+        return e == null ? null : e.creator;
     }
 
-    private static void cancelTimers(MailboxExtras e) {
-        for (MailboxExtras.Timer timer : e.timers) {
-            timer.cancel();
-        }
-    }
-
-    private void notifyWatchers(MailboxExtras e, TbActorStopReason reason) {
-        for (MailboxExtras.StopWatcher watcher : e.watchers) {
-            e.watchers.remove(watcher);
-            watcher.onTargetStopped(selfId, reason);
-        }
-    }
-
-    // ---------------------------------------------------------------- extras: timers, watchers, passivation
-
+    /** @return the rarely used state, created on first use */
     MailboxExtras extras() {
         MailboxExtras e = extras;
         if (e == null) {
@@ -786,215 +571,14 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return e;
     }
 
-    /**
-     * Registers something to tell when this actor stops.
-     *
-     * @return false when the actor is already destroyed (the watcher was not kept)
-     */
-    boolean addStopWatcher(MailboxExtras.StopWatcher watcher) {
-        MailboxExtras e = extras();
-        e.watchers.add(watcher);
-        if ((status & DESTROYED) != 0) {
-            e.watchers.remove(watcher);
-            return false;
-        }
-        return true;
-    }
-
-    void removeStopWatcher(MailboxExtras.StopWatcher watcher) {
-        MailboxExtras e = extras;
-        if (e != null) {
-            e.watchers.remove(watcher);
-        }
-    }
-
-    @Override
-    public TbTimer scheduleOnce(TbActorMsg msg, Duration delay) {
-        return schedule(msg, delay, null);
-    }
-
-    @Override
-    public TbTimer schedulePeriodically(TbActorMsg msg, Duration initialDelay, Duration period) {
-        Objects.requireNonNull(period, "period must not be null");
-        if (period.isZero() || period.isNegative()) {
-            throw new IllegalArgumentException("timer period must be positive, got " + period);
-        }
-        return schedule(msg, initialDelay, period);
-    }
-
-    private TbTimer schedule(TbActorMsg msg, Duration delay, Duration period) {
-        Objects.requireNonNull(msg, "timer message must not be null");
-        Objects.requireNonNull(delay, "timer delay must not be null");
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("timer delay must not be negative, got " + delay);
-        }
-        MailboxExtras e = extras();
-        MailboxExtras.Timer timer = new MailboxExtras.Timer(e.timers, period != null);
-        e.timers.add(timer);
-        // a periodic timer's ticks carry the timer, so a tick queued before cancel() is withdrawn at processing time
-        Delivery delivery = period == null ? null : timer;
-        Runnable fire = () -> {
-            if (timer.fire()) {
-                enqueue(msg, false, false, delivery);
-            }
-        };
-        long delayNanos = delay.toNanos();
-        try {
-            timer.bind(period == null
-                    ? system.getScheduler().schedule(fire, delayNanos, TimeUnit.NANOSECONDS)
-                    : system.getScheduler().scheduleAtFixedRate(fire, delayNanos, period.toNanos(), TimeUnit.NANOSECONDS));
-        } catch (RejectedExecutionException rejected) {
-            timer.cancel();
-            throw new IllegalStateException("Cannot schedule a timer for [" + selfId + "]: the actor system is stopped", rejected);
-        }
-        if ((status & STOP_REQUESTED) != 0) {
-            timer.cancel();
-        }
-        return timer;
-    }
-
-    @Override
-    public void setIdleTimeout(Duration idleTimeout) {
-        if (idleTimeout != null && (idleTimeout.isZero() || idleTimeout.isNegative())) {
-            throw new IllegalArgumentException("idle timeout must be positive (or null to turn passivation off), got " + idleTimeout);
-        }
-        MailboxExtras e = extras();
-        e.lastActivity = system.nanoTime();
-        e.idleTimeoutNanos = idleTimeout == null ? 0 : idleTimeout.toNanos();
-        if (idleTimeout != null && e.enterIdleWheel()) {
-            system.idleWheel().add(this, e.lastActivity + e.idleTimeoutNanos);
-        }
-    }
-
-    /** @return how many timers of this actor are live (for tests and reports) */
-    int liveTimers() {
-        MailboxExtras e = extras;
-        return e == null ? 0 : e.timers.size();
-    }
-
-    private void drainQueues(TbActorStopReason reason) {
-        Object element;
-        while ((element = poll()) != null) {
-            notProcessedElement(element, reason);
-        }
-    }
-
-    /**
-     * After a system stop gave up waiting: tell whatever is still queued, fail pending asks and cancel timers, even if
-     * a stuck turn never got to destroy the actor (the scheduler that would time the asks out is gone).
-     */
-    void abandonAfterSystemStop() {
-        TbActorStopReason reason = currentStopReason();
-        MailboxExtras e = extras;
-        if (e != null) {
-            cancelTimers(e);
-            notifyWatchers(e, reason);
-        }
-        drainQueues(reason);
-    }
-
-    private TbActorStopReason currentStopReason() {
-        TbActorStopReason reason = stopReason;
-        return reason == null ? TbActorStopReason.STOPPED : reason;
-    }
-
-    private void setBits(int bits) {
-        STATUS.getAndBitwiseOr(this, bits);
-    }
-
-    private void clearBits(int bits) {
-        STATUS.getAndBitwiseAnd(this, ~bits);
-    }
-
-    // ---------------------------------------------------------------- children and context
-
-    /**
-     * Links a child, unless one of the two is stopping. Both stop paths set {@code STOP_REQUESTED} before they take
-     * this lock (the parent to list its children, the child to unlink itself), so a child is either listed for the
-     * parent's cascade, or unlinked by its own stop, or never linked: no stopped child stays listed.
-     *
-     * @return false when this actor is stopping, so the caller must stop the child itself
-     */
-    boolean addChild(TbActorMailbox child) {
-        MailboxExtras e = extras();
-        synchronized (e) {
-            if ((status & STOP_REQUESTED) != 0) {
-                return false;
-            }
-            if ((child.status & STOP_REQUESTED) != 0) {
-                return true;
-            }
-            TbActorMailbox head = e.firstChild;
-            child.prevSibling = null;
-            child.nextSibling = head;
-            if (head != null) {
-                head.prevSibling = child;
-            }
-            e.firstChild = child;
-            child.linkedToParent = true;
-            e.childCount++;
-            return true;
-        }
-    }
-
-    void removeChild(TbActorMailbox child) {
-        MailboxExtras e = extras;
-        if (e == null) {
-            return;
-        }
-        synchronized (e) {
-            if (!child.linkedToParent) {
-                return;
-            }
-            TbActorMailbox prev = child.prevSibling;
-            TbActorMailbox next = child.nextSibling;
-            if (prev == null) {
-                e.firstChild = next;
-            } else {
-                prev.nextSibling = next;
-            }
-            if (next != null) {
-                next.prevSibling = prev;
-            }
-            child.prevSibling = null;
-            child.nextSibling = null;
-            child.linkedToParent = false;
-            e.childCount--;
-        }
-    }
-
-    /** @return a snapshot of the live children, newest first */
-    List<TbActorMailbox> children() {
-        MailboxExtras e = extras;
-        if (e == null) {
-            return List.of();
-        }
-        synchronized (e) {
-            if (e.childCount == 0) {
-                return List.of();
-            }
-            List<TbActorMailbox> snapshot = new java.util.ArrayList<>(e.childCount);
-            for (TbActorMailbox child = e.firstChild; child != null; child = child.nextSibling) {
-                snapshot.add(child);
-            }
-            return snapshot;
-        }
-    }
-
-    int childCount() {
-        MailboxExtras e = extras;
-        if (e == null) {
-            return 0;
-        }
-        synchronized (e) {
-            return e.childCount;
-        }
+    /** @return the rarely used state, or null when none was needed yet */
+    MailboxExtras extrasIfAny() {
+        return extras;
     }
 
     boolean isStopRequested() {
         return (status & STOP_REQUESTED) != 0;
     }
-
 
     boolean isDestroyed() {
         return (status & DESTROYED) != 0;
@@ -1012,35 +596,57 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
         return parent;
     }
 
+    /** @return the actor's class name, computed once per class */
     String actorType() {
-        return actorType;
+        TbActor a = actor;
+        if (a != null) {
+            return ACTOR_TYPES.get(a.getClass());
+        }
+        MailboxExtras e = extras;
+        return e != null && e.lastActorType != null ? e.lastActorType : "unknown";
     }
 
-    /** @return messages waiting in this mailbox */
+    /** @return how many timers of this actor are live (for tests and reports) */
+    int liveTimers() {
+        return ActorTimers.liveTimers(this);
+    }
+
+    /**
+     * @return messages waiting in this mailbox: O(1) when the depth is counted (bounded mailboxes, or
+     *     {@link TbActorSystemSettings#isCountMailboxDepth()}), otherwise the queues are walked
+     */
     public int pendingMessages() {
         if ((status & DESTROYED) != 0) {
             return 0;
         }
-        return Math.max(0, enqueued - dequeued);
+        MailboxDepth d = depth;
+        if (d != null) {
+            return Math.max(0, d.pending());
+        }
+        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        return (normal == null ? 0 : normal.size()) + (high == null ? 0 : high.size());
+    }
+
+    String stateName() {
+        int s = status;
+        if ((s & DESTROYED) != 0) {
+            return "DESTROYED";
+        } else if ((s & STOP_REQUESTED) != 0) {
+            return "STOPPING";
+        } else if ((s & INIT_FAILED) != 0) {
+            return "INIT_FAILED";
+        } else if ((s & INITIALIZED) != 0) {
+            return "ACTIVE";
+        }
+        return "INITIALIZING";
     }
 
     ActorStats stats() {
-        int s = status;
-        String state;
-        if ((s & DESTROYED) != 0) {
-            state = "DESTROYED";
-        } else if ((s & STOP_REQUESTED) != 0) {
-            state = "STOPPING";
-        } else if ((s & INIT_FAILED) != 0) {
-            state = "INIT_FAILED";
-        } else if ((s & INITIALIZED) != 0) {
-            state = "ACTIVE";
-        } else {
-            state = "INITIALIZING";
-        }
-        return new ActorStats(selfId.toString(), actorType, selfId.getEntityType(), dispatcher.getName(), state,
-                pendingMessages(), parent == null ? null : parent.selfId.toString(), childCount());
+        return SystemViews.statsOf(this);
     }
+
+    // ---------------------------------------------------------------- the TbActorCtx an actor is given
 
     @Override
     public TbActorId getSelf() {
@@ -1054,62 +660,72 @@ public final class TbActorMailbox implements TbActorCtx, Runnable {
 
     @Override
     public void tell(TbActorId target, TbActorMsg msg) {
-        system.tell(target, msg);
+        runtime.actors.tell(target, msg, false);
     }
 
     @Override
     public void stop(TbActorId target) {
-        system.stop(target);
+        runtime.actors.stop(target);
     }
 
     @Override
     public TbActorRef getOrCreateChildActor(TbActorId actorId, Supplier<String> dispatcherSupplier,
                                             Supplier<TbActorCreator> creator, Supplier<Boolean> createCondition) {
         Objects.requireNonNull(actorId, "actorId must not be null");
-        TbActorRef existing = system.getActor(actorId);
+        TbActorRef existing = runtime.actors.get(actorId);
         if (existing != null) {
             return existing;
         }
         if (!Boolean.TRUE.equals(createCondition.get())) {
             return null;
         }
-        return system.createChildActor(dispatcherSupplier.get(), creator.get(), selfId);
+        return runtime.actors.create(dispatcherSupplier.get(), creator.get(), selfId);
     }
 
     @Override
     public void broadcastToChildren(TbActorMsg msg) {
-        system.broadcastToChildren(selfId, msg);
+        ActorChildren.broadcast(runtime, selfId, id -> true, msg, false);
     }
 
     @Override
     public void broadcastToChildren(TbActorMsg msg, boolean highPriority) {
-        system.broadcastToChildren(selfId, msg, highPriority);
+        ActorChildren.broadcast(runtime, selfId, id -> true, msg, highPriority);
     }
 
     @Override
     public void broadcastToChildren(TbActorMsg msg, Predicate<TbActorId> childFilter) {
-        system.broadcastToChildren(selfId, childFilter, msg);
+        ActorChildren.broadcast(runtime, selfId, Objects.requireNonNull(childFilter, "childFilter must not be null"), msg, false);
     }
 
     @Override
     public void broadcastToChildrenByType(TbActorMsg msg, String entityType) {
-        system.broadcastToChildrenByType(selfId, msg, entityType);
+        Objects.requireNonNull(entityType, "entityType must not be null");
+        ActorChildren.broadcast(runtime, selfId, id -> entityType.equals(id.getEntityType()), msg, false);
     }
 
     @Override
     public List<TbActorId> filterChildren(Predicate<TbActorId> childFilter) {
-        return system.filterChildren(selfId, childFilter);
+        return ActorChildren.filter(runtime, selfId, childFilter);
+    }
+
+    @Override
+    public TbTimer scheduleOnce(TbActorMsg msg, Duration delay) {
+        return ActorTimers.schedule(this, msg, delay, null);
+    }
+
+    @Override
+    public TbTimer schedulePeriodically(TbActorMsg msg, Duration initialDelay, Duration period) {
+        Objects.requireNonNull(period, "period must not be null");
+        return ActorTimers.schedule(this, msg, initialDelay, period);
+    }
+
+    @Override
+    public void setIdleTimeout(Duration idleTimeout) {
+        ActorTimers.setIdleTimeout(this, idleTimeout);
     }
 
     @Override
     public String toString() {
-        return "TbActorMailbox{" + selfId + ", " + actorType + ", dispatcher=" + dispatcher.getName() + '}';
-    }
-
-    /**
-     * A message with the time it was queued ({@link #NOT_TIMED} when wait times are not recorded), the context that
-     * travels with it and its delivery (each null when none); used only when one of the three is there.
-     */
-    private record Envelope(TbActorMsg msg, long enqueuedAt, Object context, Delivery delivery) {
+        return "TbActorMailbox{" + selfId + ", " + actorType() + ", dispatcher=" + dispatcher.getName() + '}';
     }
 }

@@ -21,6 +21,7 @@ public final class TbActorSystemSettings {
     private final int maxActorInitAttempts;
     private final Duration shutdownTimeout;
     private final boolean recordWaitTime;
+    private final boolean countMailboxDepth;
     private final TbMessageContextPropagator contextPropagator;
     private final Duration slowProcessingThreshold;
     private final int maxRestarts;
@@ -57,6 +58,7 @@ public final class TbActorSystemSettings {
         this.maxActorInitAttempts = b.maxActorInitAttempts;
         this.shutdownTimeout = requirePositive("shutdownTimeout", b.shutdownTimeout);
         this.recordWaitTime = b.recordWaitTime;
+        this.countMailboxDepth = b.countMailboxDepth;
         this.contextPropagator = b.contextPropagator;
         this.slowProcessingThreshold = b.slowProcessingThreshold == null ? null
                 : requirePositive("slowProcessingThreshold", b.slowProcessingThreshold);
@@ -124,6 +126,14 @@ public final class TbActorSystemSettings {
         return recordWaitTime;
     }
 
+    /**
+     * @return whether every mailbox counts its depth, so depth reads are O(1) (one atomic add per message on the
+     *     sender's side); bounded mailboxes count regardless, the others are walked when asked
+     */
+    public boolean isCountMailboxDepth() {
+        return countMailboxDepth;
+    }
+
     /** @return what carries a context from the telling thread to the processing one, or null for nothing */
     public TbMessageContextPropagator getContextPropagator() {
         return contextPropagator;
@@ -176,7 +186,7 @@ public final class TbActorSystemSettings {
     public String toString() {
         return "TbActorSystemSettings{actorThroughput=" + actorThroughput + ", schedulerPoolSize=" + schedulerPoolSize
                 + ", maxActorInitAttempts=" + maxActorInitAttempts + ", shutdownTimeout=" + shutdownTimeout
-                + ", recordWaitTime=" + recordWaitTime + '}';
+                + ", recordWaitTime=" + recordWaitTime + ", countMailboxDepth=" + countMailboxDepth + '}';
     }
 
     /** Builds {@link TbActorSystemSettings}. */
@@ -186,6 +196,7 @@ public final class TbActorSystemSettings {
         private int maxActorInitAttempts = 10;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private boolean recordWaitTime;
+        private boolean countMailboxDepth;
         private TbMessageContextPropagator contextPropagator;
         private Duration slowProcessingThreshold;
         private int maxRestarts = 3;
@@ -262,6 +273,16 @@ public final class TbActorSystemSettings {
         /** @param value whether to record each message's queueing time @return this */
         public Builder recordWaitTime(boolean value) {
             this.recordWaitTime = value;
+            return this;
+        }
+
+        /**
+         * @param value whether every mailbox keeps a depth counter (for depth metrics read often); off by default:
+         *              only bounded mailboxes count, the depth of the others is found by walking their queues
+         * @return this
+         */
+        public Builder countMailboxDepth(boolean value) {
+            this.countMailboxDepth = value;
             return this;
         }
 

@@ -123,4 +123,59 @@ class DispatchersAndSchedulerTest {
         assertThat(outcomes.stoppedTotal()).isEqualTo(1);
         assertThat(system.getActor(ref.getActorId())).isNull();
     }
+
+    @Test
+    void completedTurnsAreCountedOnForkJoinSingleAndCustomExecutors() {
+        system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
+        system.createDispatcher("single", DispatcherKind.SINGLE, 1);
+        system.createDispatcher("custom", java.util.concurrent.Executors.newFixedThreadPool(2));
+        for (String name : new String[] {"fj", "single", "custom"}) {
+            AtomicInteger processed = new AtomicInteger();
+            TbActorRef ref = system.createRootActor(name, TestActors.creator(new TbStringActorId(name + "-a"),
+                    () -> new TestActors.FnActor(msg -> processed.incrementAndGet())));
+            for (int i = 0; i < 20; i++) {
+                ref.tell(new TestMsgs.Ping());
+                int expected = i + 1;
+                // one message per turn: each tell waits for the previous turn's message
+                await().until(() -> processed.get() == expected);
+            }
+            Dispatcher dispatcher = system.getDispatcher(name).orElseThrow();
+            // 20 turns of one message each, plus the turn that ran init
+            await().until(() -> dispatcher.getCompletedTurns() >= 20);
+            assertThat(dispatcher.getCompletedTurns()).as(name).isBetween(20L, 21L);
+        }
+    }
+
+    @Test
+    void turnsOfThreadsThatEndedStayCounted() {
+        ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("short", 2);
+        Dispatcher dispatcher = new Dispatcher("short", pool, DispatcherKind.FORK_JOIN, 2);
+        java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(10);
+        for (int i = 0; i < 10; i++) {
+            pool.execute(() -> {
+                dispatcher.turnCompleted();
+                ran.countDown();
+            });
+        }
+        await().until(() -> ran.getCount() == 0);
+        pool.shutdown();
+        await().until(pool::isTerminated);
+        assertThat(dispatcher.getCompletedTurns()).isEqualTo(10);
+    }
+
+    @Test
+    void aMailboxTaskCannotBeCancelledOrCompletedFromOutside() {
+        system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
+        AtomicInteger processed = new AtomicInteger();
+        TbActorMailbox mailbox = (TbActorMailbox) system.createRootActor("fj", TestActors.creator(new TbStringActorId("a"),
+                () -> new TestActors.FnActor(msg -> processed.incrementAndGet())));
+        assertThat(mailbox.cancel(true)).isFalse();
+        assertThatThrownBy(() -> mailbox.complete(null)).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("stop the actor");
+        assertThatThrownBy(() -> mailbox.completeExceptionally(new IllegalStateException()))
+                .isInstanceOf(UnsupportedOperationException.class);
+        mailbox.tell(new TestMsgs.Ping());
+        await().until(() -> processed.get() == 1);
+        assertThat(mailbox.isDone()).isFalse();
+    }
 }

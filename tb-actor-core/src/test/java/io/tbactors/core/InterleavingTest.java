@@ -253,7 +253,9 @@ class InterleavingTest {
         TbActorRef ref = system.createRootActor("g", creator(id, () -> new ProbeActor(record) {
             @Override
             void onInit(TbActorCtx ctx, int attempt) {
-                timer.set(ctx.schedulePeriodically(new TestMsgs.Ping(), Duration.ZERO, Duration.ofMillis(1)));
+                // the first tick comes well after init returned, so the init turn (which goes on to poll) never sees
+                // one even when its thread is preempted for a few milliseconds on a loaded machine
+                timer.set(ctx.schedulePeriodically(new TestMsgs.Ping(), Duration.ofMillis(50), Duration.ofMillis(1)));
             }
         }));
         gate.runAll();

@@ -106,12 +106,17 @@ class MailboxSemanticsTest {
     }
 
     @Test
-    void anIdleMailboxAllocatesItsHighPriorityQueueOnlyWhenFirstUsed() throws Exception {
+    void anIdleMailboxAllocatesEachQueueOnlyWhenFirstUsed() throws Exception {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);
         TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
+        java.lang.reflect.Field normal = TbActorMailbox.class.getDeclaredField("normalPriorityMsgs");
+        normal.setAccessible(true);
         java.lang.reflect.Field high = TbActorMailbox.class.getDeclaredField("highPriorityMsgs");
         high.setAccessible(true);
+        await().until(() -> ((TbActorMailbox) ref).isIdle());
+        assertThat(normal.get(ref)).isNull();
         ref.tell(new Step(1));
+        assertThat(normal.get(ref)).isNotNull();
         await().until(() -> ((TbActorMailbox) ref).isIdle());
         assertThat(high.get(ref)).isNull();
         ref.tellWithHighPriority(new Step(2));

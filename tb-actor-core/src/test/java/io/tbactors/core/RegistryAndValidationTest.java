@@ -52,7 +52,7 @@ class RegistryAndValidationTest {
                 .hasMessage("shutdownTimeout must be positive, got PT0S");
         assertThat(TbActorSystemSettings.builder().build().getActorThroughput()).isEqualTo(5);
         assertThat(new TbActorSystemSettings(7, 2, 4)).hasToString("TbActorSystemSettings{actorThroughput=7, schedulerPoolSize=2, "
-                + "maxActorInitAttempts=4, shutdownTimeout=PT10S, recordWaitTime=false}");
+                + "maxActorInitAttempts=4, shutdownTimeout=PT10S, recordWaitTime=false, countMailboxDepth=false}");
     }
 
     @Test

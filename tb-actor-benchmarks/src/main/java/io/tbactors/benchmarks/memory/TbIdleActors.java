@@ -29,6 +29,13 @@ final class TbIdleActors implements IdleActors {
         STARTED.await();
     }
 
+    /** Tells every idle actor one message and waits until each has processed it (for {@link IdleActorsForHistogram}). */
+    void tellEachOnce(int count) {
+        STARTED.arm(count);
+        system.broadcastToChildren(parentId, new Poke());
+        STARTED.await();
+    }
+
     @Override
     public void close() {
         Runtimes.stop(system);
@@ -41,6 +48,9 @@ final class TbIdleActors implements IdleActors {
         }
     }
 
+    private record Poke() implements TbActorMsg {
+    }
+
     /** The idle actor: nothing but what the base class keeps. */
     private static final class IdleActor extends AbstractTbActor {
         @Override
@@ -51,6 +61,7 @@ final class TbIdleActors implements IdleActors {
 
         @Override
         public boolean process(TbActorMsg msg) {
+            STARTED.countDown();
             return true;
         }
     }

@@ -16,7 +16,9 @@ public final class Dispatcher {
     private final ExecutorService executor;
     private final DispatcherKind kind;
     private final int poolSize;
+    // turns run on threads that do not count their own (custom executors, virtual threads)
     private final LongAdder completedTurns = new LongAdder();
+    private final NamedThreadFactory threadFactory;
     private final AtomicInteger actors = new AtomicInteger();
     private volatile TbMailboxBound mailboxBound;
 
@@ -31,6 +33,16 @@ public final class Dispatcher {
         this.executor = executor;
         this.kind = kind;
         this.poolSize = poolSize;
+        this.threadFactory = namedThreadFactoryOf(executor);
+    }
+
+    private static NamedThreadFactory namedThreadFactoryOf(ExecutorService executor) {
+        if (executor instanceof ForkJoinPool fj && fj.getFactory() instanceof NamedThreadFactory named) {
+            return named;
+        } else if (executor instanceof ThreadPoolExecutor tpe && tpe.getThreadFactory() instanceof NamedThreadFactory named) {
+            return named;
+        }
+        return null;
     }
 
     /** @return the dispatcher's name */
@@ -68,14 +80,22 @@ public final class Dispatcher {
         executor.execute(task);
     }
 
-    /** Counts one finished actor turn. */
+    /** Counts one finished actor turn: in the running thread's own cell when it has one, so nothing is shared. */
     public void turnCompleted() {
-        completedTurns.increment();
+        Thread current = Thread.currentThread();
+        if (current instanceof DispatcherWorkerThread worker) {
+            worker.countTurn();
+        } else if (current instanceof DispatcherThread thread) {
+            thread.countTurn();
+        } else {
+            completedTurns.increment();
+        }
     }
 
     /** @return turns run so far */
     public long getCompletedTurns() {
-        return completedTurns.sum();
+        NamedThreadFactory factory = threadFactory;
+        return completedTurns.sum() + (factory == null ? 0 : factory.completedTurns());
     }
 
     /** @return live actors on this dispatcher */

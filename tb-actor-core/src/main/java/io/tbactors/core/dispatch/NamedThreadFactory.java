@@ -18,6 +18,7 @@ public final class NamedThreadFactory implements ThreadFactory, ForkJoinPool.For
 
     private final String prefix;
     private final AtomicInteger counter = new AtomicInteger();
+    private final TurnCounters turns = new TurnCounters();
 
     /** @param prefix the thread name prefix */
     public NamedThreadFactory(String prefix) {
@@ -31,7 +32,7 @@ public final class NamedThreadFactory implements ThreadFactory, ForkJoinPool.For
 
     @Override
     public Thread newThread(Runnable r) {
-        Thread t = new Thread(r, prefix + "-" + counter.incrementAndGet());
+        Thread t = new DispatcherThread(r, prefix + "-" + counter.incrementAndGet(), turns);
         t.setDaemon(true);
         t.setUncaughtExceptionHandler(LOGGING_HANDLER);
         return t;
@@ -39,9 +40,14 @@ public final class NamedThreadFactory implements ThreadFactory, ForkJoinPool.For
 
     @Override
     public ForkJoinWorkerThread newThread(ForkJoinPool pool) {
-        ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+        ForkJoinWorkerThread t = new DispatcherWorkerThread(pool, turns);
         t.setName(prefix + "-" + counter.incrementAndGet());
         t.setDaemon(true);
         return t;
+    }
+
+    /** @return actor turns run by the threads of this factory so far */
+    long completedTurns() {
+        return turns.total();
     }
 }

@@ -1,0 +1,101 @@
+package io.tbactors.core;
+
+import io.tbactors.api.TbActorStopReason;
+
+/**
+ * Stopping an actor: the request (from any thread, once), the destroy (by the holder of the turn, once), and the
+ * drain that tells every message left in the queues why it will never be processed.
+ */
+final class ActorStop {
+
+    private ActorStop() {
+    }
+
+    /**
+     * Requests the actor to stop: no message is processed after this, the actor is destroyed on its dispatcher,
+     * and its children are stopped too.
+     *
+     * @return whether this call made the request (false when it was already stopping)
+     */
+    static boolean stop(TbActorMailbox mailbox, TbActorStopReason reason, Throwable cause) {
+        if (!mailbox.claimStopReason(reason)) {
+            return false;
+        }
+        if (cause != null) {
+            mailbox.extras().stopCause = cause;
+        }
+        if (mailbox.creator() != null) {
+            // the actor may restart: the request waits for a creator call in progress, so none begins after it
+            synchronized (mailbox.extras()) {
+                mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+            }
+        } else {
+            mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+        }
+        mailbox.runtime.actors.unregister(mailbox);
+        for (TbActorMailbox child : ActorChildren.list(mailbox)) {
+            stop(child, TbActorStopReason.STOPPED, null);
+        }
+        Supervision.expediteDelayedTurn(mailbox);
+        mailbox.trySchedule();
+        return true;
+    }
+
+    /** The creator threw: the actor never existed; tell what was queued to the placeholder. */
+    static void failCreation(TbActorMailbox mailbox, Throwable cause) {
+        mailbox.claimStopReason(TbActorStopReason.INIT_FAILED);
+        mailbox.extras().stopCause = cause;
+        mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+        finishDestroy(mailbox, false);
+        mailbox.clearBits(TbActorMailbox.SCHEDULED);
+    }
+
+    /** Called by the {@code SCHEDULED} holder: destroys the actor and gives the turn up for good. */
+    static void destroyAndRelease(TbActorMailbox mailbox) {
+        finishDestroy(mailbox, true);
+        mailbox.clearBits(TbActorMailbox.SCHEDULED);
+    }
+
+    /** Called by the {@code SCHEDULED} holder; the first call destroys, any later one does nothing. */
+    private static void finishDestroy(TbActorMailbox mailbox, boolean callDestroy) {
+        int before = mailbox.setBits(TbActorMailbox.DESTROYED);
+        if ((before & TbActorMailbox.DESTROYED) != 0) {
+            return;
+        }
+        TbActorStopReason reason = mailbox.currentStopReason();
+        MailboxExtras e = mailbox.extrasIfAny();
+        // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran; one whose
+        // init failed was destroyed then
+        if (callDestroy && mailbox.actor != null && (before & TbActorMailbox.INIT_FAILED) == 0) {
+            Supervision.destroyActor(mailbox, reason, e == null ? null : e.stopCause);
+        }
+        if (e != null) {
+            ActorTimers.cancelTimers(e);
+            ActorTimers.notifyWatchers(mailbox, e, reason);
+        }
+        drainQueues(mailbox, reason);
+        mailbox.runtime.actors.onDestroyed(mailbox, reason, (before & TbActorMailbox.ATTACHED) != 0);
+    }
+
+    /** Tells every queued message why it will not be processed; any thread may drain once the actor is destroyed. */
+    static void drainQueues(TbActorMailbox mailbox, TbActorStopReason reason) {
+        Object element;
+        while ((element = mailbox.poll()) != null) {
+            mailbox.notProcessedElement(element, reason);
+        }
+    }
+
+    /**
+     * After a system stop gave up waiting: tell whatever is still queued, fail pending asks and cancel timers, even if
+     * a stuck turn never got to destroy the actor (the scheduler that would time the asks out is gone).
+     */
+    static void abandonAfterSystemStop(TbActorMailbox mailbox) {
+        TbActorStopReason reason = mailbox.currentStopReason();
+        MailboxExtras e = mailbox.extrasIfAny();
+        if (e != null) {
+            ActorTimers.cancelTimers(e);
+            ActorTimers.notifyWatchers(mailbox, e, reason);
+        }
+        drainQueues(mailbox, reason);
+    }
+}

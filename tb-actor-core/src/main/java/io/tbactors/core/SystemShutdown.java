@@ -1,0 +1,98 @@
+package io.tbactors.core;
+
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.dispatch.Dispatcher;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Ending an actor system: waiting for quiet, then stopping every actor, the dispatchers and the scheduler in time. */
+final class SystemShutdown {
+
+    private static final Logger log = LoggerFactory.getLogger(SystemShutdown.class);
+
+    private final ActorRuntime runtime;
+    private final CountDownLatch stopDone = new CountDownLatch(1);
+    private volatile boolean stoppedCleanly;
+
+    SystemShutdown(ActorRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** See {@link DefaultTbActorSystem#awaitQuiescence(Duration)}. */
+    boolean awaitQuiescence(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (isQuiet()) {
+                // confirm after a short pause: a message may have been in a thread's hands between two mailboxes
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                if (isQuiet()) {
+                    return true;
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    private boolean isQuiet() {
+        for (TbActorMailbox mailbox : runtime.actors.all()) {
+            if (!mailbox.isIdle() && !mailbox.isStopRequested()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** See {@link DefaultTbActorSystem#stop(Duration)}. */
+    boolean stop(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (!runtime.beginStop()) {
+            // another caller is stopping the system: wait for it (within our own timeout) and share its result
+            try {
+                return stopDone.await(timeout.toNanos(), TimeUnit.NANOSECONDS) && stoppedCleanly;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<TbActorMailbox> all = new ArrayList<>(runtime.actors.all());
+        for (TbActorMailbox mailbox : all) {
+            if (mailbox.parent() == null) {
+                ActorStop.stop(mailbox, TbActorStopReason.STOPPED, null);
+            }
+        }
+        for (TbActorMailbox mailbox : all) {
+            ActorStop.stop(mailbox, TbActorStopReason.STOPPED, null);
+        }
+        boolean clean = runtime.actors.awaitNoLiveActors(deadline);
+        if (!clean) {
+            log.warn("Actor system stop: {} actor(s) not destroyed within {}; their threads are interrupted",
+                    runtime.actors.liveCount(), timeout);
+        }
+        for (Dispatcher dispatcher : runtime.dispatchers.all()) {
+            dispatcher.getExecutor().shutdown();
+        }
+        for (Dispatcher dispatcher : runtime.dispatchers.all()) {
+            clean &= DispatcherRegistry.awaitTermination(dispatcher.getExecutor(), deadline);
+        }
+        runtime.scheduler.shutdownNow();
+        for (TbActorMailbox mailbox : all) {
+            ActorStop.abandonAfterSystemStop(mailbox);
+        }
+        stoppedCleanly = clean;
+        runtime.stopped();
+        stopDone.countDown();
+        log.info("Actor system stopped{}", clean ? "" : " (timed out, see warnings above)");
+        return clean;
+    }
+}

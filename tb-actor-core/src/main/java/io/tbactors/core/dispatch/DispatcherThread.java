@@ -1,0 +1,29 @@
+package io.tbactors.core.dispatch;
+
+/**
+ * A plain dispatcher thread (single-thread dispatchers and executors built on a {@link NamedThreadFactory}) that
+ * counts the actor turns it runs in a cell of its own.
+ */
+final class DispatcherThread extends Thread {
+
+    private final TurnCounters.Cell turns;
+
+    DispatcherThread(Runnable task, String name, TurnCounters counters) {
+        this(counters.newCell(), task, name, counters);
+    }
+
+    private DispatcherThread(TurnCounters.Cell cell, Runnable task, String name, TurnCounters counters) {
+        super(() -> {
+            try {
+                task.run();
+            } finally {
+                counters.retire(cell);
+            }
+        }, name);
+        this.turns = cell;
+    }
+
+    void countTurn() {
+        turns.increment();
+    }
+}
