@@ -901,7 +901,6 @@
             renderGutter(byLine);
             replace(problems, list.map(p => h('li', {dataset: {line: String(p.line)}, onclick: () => goToLine(p.line)},
                 h('span', {cls: 'where'}, p.column ? `line ${p.line}:${p.column}` : `line ${p.line}`), h('span', {cls: 'text'}, p.text))));
-            saveButton.disabled = list.length > 0;
         }
 
         /** Parses the draft: a syntax error is shown at once; a well-formed draft is drawn and validated by the server. */
@@ -964,7 +963,7 @@
                 showProblems(errors.map(error => ({line: lineOf(error, lines), text: error})));
                 replace(result, h('span', {cls: 'error-text'}, `Not saved (HTTP ${e.status})`));
             } finally {
-                saveButton.disabled = problems.children.length > 0;
+                saveButton.disabled = false;
             }
         }
 
