@@ -748,9 +748,9 @@
             (columns[d] = columns[d] || []).push(node);
         }
         const place = new Map();
-        const W = 168;
+        const W = 150;
         const H = 54;
-        const GAP_X = 64;
+        const GAP_X = 96;
         const GAP_Y = 34;
         columns.forEach((column, d) => (column || []).forEach((node, row) =>
             place.set(node.id, {x: 20 + d * (W + GAP_X), y: 20 + row * (H + GAP_Y), node})));
@@ -796,10 +796,10 @@
             const name = String(node.name || node.id);
             graph.append(svg('g', {cls: 'node' + (node.id === first ? ' first' : '') + (badNodes.has(node.id) ? ' bad' : ''),
                 dataset: {nodeId: node.id}, transform: `translate(${x},${y})`},
-            svg('title', null, `${node.id} (${node.type})`),
+            svg('title', null, `${name}: ${node.id} (${node.type})`),
             svg('rect', {width: W, height: H, rx: 8}),
             svg('text', {cls: 'type', x: 12, y: 19}, String(node.type || '?')),
-            svg('text', {cls: 'name', x: 12, y: 39}, name.length > 26 ? name.slice(0, 25) + '\u2026' : name)));
+            svg('text', {cls: 'name', x: 12, y: 39}, name.length > 21 ? name.slice(0, 20) + '\u2026' : name)));
         }
         replace(el, graph);
     }
@@ -844,8 +844,8 @@
                 h('div', {cls: 'editor-tools'}, saveButton,
                     h('button', {type: 'button', id: 'chain-revert', onclick: () => load(chain.id)}, 'Revert'),
                     h('span', {cls: 'grow'}), result),
-                h('div', {cls: 'editor'}, gutter, textarea),
-                problems)
+                problems,
+                h('div', {cls: 'editor'}, gutter, textarea))
         ]);
 
         textarea.addEventListener('scroll', () => {
@@ -960,7 +960,9 @@
                 replace(result, h('span', {cls: 'saved'}, `Saved: version ${saved.version}, applied to the running chain`));
             } catch (e) {
                 const errors = Array.isArray(e.problem.errors) ? e.problem.errors : [e.message];
-                showProblems(errors.map(error => ({line: lineOf(error, lines), text: error})));
+                const list = errors.map(error => ({line: lineOf(error, lines), text: error}));
+                showProblems(list);
+                textarea.scrollTop = Math.max(0, (Math.min(...list.map(p => p.line)) - 5) * 19);
                 replace(result, h('span', {cls: 'error-text'}, `Not saved (HTTP ${e.status})`));
             } finally {
                 saveButton.disabled = false;

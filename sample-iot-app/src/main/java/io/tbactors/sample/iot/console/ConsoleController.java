@@ -5,14 +5,12 @@ import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,7 +21,6 @@ import io.tbactors.sample.iot.console.ConsoleViews.Alarms;
 import io.tbactors.sample.iot.console.ConsoleViews.Devices;
 import io.tbactors.sample.iot.rule.RuleChainValidationException;
 import io.tbactors.sample.iot.rule.RuleChainValidator;
-import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.RequestBodies;
 
 /**
@@ -83,13 +80,8 @@ public class ConsoleController {
      */
     @PostMapping("/rule-chains/validate")
     public Validation validate(HttpServletRequest request) throws IOException {
-        byte[] body = RequestBodies.read(request, properties.getRuleEngine().getMaxChainSize(), "sample.rule-engine.max-chain-size");
-        JsonNode json;
-        try {
-            json = jsonMapper.readTree(body);
-        } catch (JacksonException e) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, RequestBodies.malformedJson(e));
-        }
+        JsonNode json = RequestBodies.readJson(request, properties.getRuleEngine().getMaxChainSize(),
+                "sample.rule-engine.max-chain-size", jsonMapper);
         try {
             validator.parse(json, "unnamed");
             return new Validation(true, List.of());

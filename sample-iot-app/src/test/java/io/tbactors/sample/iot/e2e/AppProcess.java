@@ -39,7 +39,20 @@ final class AppProcess implements AutoCloseable {
      * @throws IOException when the process cannot start
      */
     static AppProcess start(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
-        int port = freePort();
+        return start(freePort(), databaseUrl, maxHeap, extraArgs);
+    }
+
+    /**
+     * Starts the application on a given port (to start it again where a client expects it) and waits for its health.
+     *
+     * @param port the HTTP port
+     * @param databaseUrl the JDBC URL it stores into
+     * @param maxHeap the JVM's {@code -Xmx}
+     * @param extraArgs more {@code --name=value} arguments
+     * @return the running application
+     * @throws IOException when the process cannot start
+     */
+    static AppProcess start(int port, String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
         Path log = Path.of("target", "app-process-" + port + ".log");
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -57,6 +70,11 @@ final class AppProcess implements AutoCloseable {
             throw new IllegalStateException("The application ended at start-up; see " + log);
         }
         return app;
+    }
+
+    /** @return its HTTP port */
+    int port() {
+        return port;
     }
 
     /** @return a client for its HTTP port */
@@ -89,7 +107,7 @@ final class AppProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

@@ -87,8 +87,18 @@ final class ConsoleBrowser implements AutoCloseable {
         driver.get(origin + "/" + hash);
     }
 
+    /**
+     * Shows pages as a phone of this size does (a headless window cannot be narrower than about 500 pixels, so
+     * the viewport is emulated, as the browser's device toolbar does).
+     */
+    void emulatePhone(int width, int height) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                java.util.Map.of("width", width, "height", height, "deviceScaleFactor", 2, "mobile", true));
+    }
+
     /** Sizes the window so that the page itself (the viewport) is {@code width} x {@code height}. */
     void resize(int width, int height) {
+        driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", java.util.Map.of());
         driver.manage().window().setSize(new Dimension(width, height));
         Number extraWidth = (Number) script("return window.outerWidth - window.innerWidth;");
         Number extraHeight = (Number) script("return window.outerHeight - window.innerHeight;");

@@ -81,7 +81,7 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
 
         browser.find(row + " a.device-link").click();
         browser.waitUntil(d -> points() == 2);
-        assertThat(browser.find("#device-token").getText()).isEqualTo(token);
+        assertThat(browser.await("#device-token").getText()).isEqualTo(token);
         assertThat(api.postAsDevice(token, "telemetry", "{\"temperature\": 23.5}").status()).isEqualTo(200);
         browser.waitUntil(d -> points() == 3);
         browser.waitUntil(d -> "23.5".equals(text("#device-latest tr[data-key=temperature] .value")));
@@ -149,6 +149,7 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         browser.waitUntil(d -> text("#chain-result").contains("Not saved (HTTP 400)"));
         assertThat(browser.find("#chain-problems li").getAttribute("data-line")).isEqualTo(String.valueOf(line));
         assertThat(rootChain().get("version").longValue()).isEqualTo(root.get("version").longValue());
+        browser.script("document.getElementById('chain-problems').scrollIntoView({block: 'center'});");
         browser.screenshot("rule-chain-error");
 
         // malformed JSON: shown at its line before anything is sent
@@ -163,12 +164,12 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         // a valid change saves through the chain's PUT and is drawn
         browser.find("#chain-revert").click();
         browser.waitUntil(d -> browser.findAll("#chain-problems li").isEmpty());
-        setEditorText(editorText().replace("\"name\": \"Save telemetry\"", "\"name\": \"Save telemetry (console)\""));
+        setEditorText(editorText().replace("\"name\": \"Save telemetry\"", "\"name\": \"Store telemetry\""));
         browser.waitUntil(d -> browser.findAll("#chain-problems li").isEmpty()
-                && text("#chain-graph").contains("Save telemetry (console)"));
+                && text("#chain-graph").contains("Store telemetry"));
         browser.find("#chain-save").click();
         browser.waitUntil(d -> text("#chain-result").contains("Saved: version " + (root.get("version").longValue() + 1)));
-        assertThat(rootChain().toString()).contains("Save telemetry (console)");
+        assertThat(rootChain().toString()).contains("Store telemetry");
         browser.screenshot("rule-chain");
 
         assertThat(api.put("/api/rule-chains/" + chainId, original).status()).isEqualTo(200);
@@ -204,11 +205,12 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
     void everyPageFitsAPhoneSizedWindow() throws IOException {
         ApiClient.Device device = newDevice();
         assertThat(api.postAsDevice(device.token(), "telemetry", "{\"temperature\": 22, \"humidity\": 51}").status()).isEqualTo(200);
-        browser.resize(390, 844);
+        browser.emulatePhone(390, 844);
         String[][] pages = {{"#/devices", "#devices-body tr", "phone-devices"},
             {"#/devices/" + device.id(), "#device-chart[data-points='2']", "phone-device"},
             {"#/alarms", "#alarms-list", "phone-alarms"}, {"#/rule-chains", "#chain-graph .node", "phone-rule-chain"},
             {"#/actors", "#actor-tree tr", "phone-actors"}};
+        assertThat(browser.script("return window.innerWidth;")).isEqualTo(390L);
         for (String[] page : pages) {
             browser.show(page[0]);
             browser.await(page[1]);
