@@ -720,7 +720,8 @@
         return 1;
     }
 
-    function chainLayout(chain) {
+    /** Layers by longest path from the first node: left to right, or top to bottom when {@code vertical} (phones). */
+    function chainLayout(chain, vertical) {
         const nodes = Array.isArray(chain.nodes) ? chain.nodes.filter(n => n && typeof n.id === 'string') : [];
         const connections = Array.isArray(chain.connections) ? chain.connections.filter(c => c && c.from && c.to) : [];
         const first = chain.firstNodeId || (nodes[0] && nodes[0].id);
@@ -748,19 +749,28 @@
             (columns[d] = columns[d] || []).push(node);
         }
         const place = new Map();
-        const W = 150;
+        const W = vertical ? 140 : 150;
         const H = 54;
         const GAP_X = 96;
         const GAP_Y = 34;
+        const rows = Math.max(1, ...columns.map(column => (column || []).length));
+        const layers = Math.max(1, columns.length);
+        if (vertical) {
+            const GAP_H = 16;
+            const GAP_V = 60;
+            columns.forEach((column, d) => (column || []).forEach((node, row) =>
+                place.set(node.id, {x: 20 + row * (W + GAP_H), y: 20 + d * (H + GAP_V), node})));
+            return {place, connections, first, W, H, vertical,
+                width: 40 + rows * (W + GAP_H) - GAP_H, height: 40 + layers * (H + GAP_V) - GAP_V};
+        }
         columns.forEach((column, d) => (column || []).forEach((node, row) =>
             place.set(node.id, {x: 20 + d * (W + GAP_X), y: 20 + row * (H + GAP_Y), node})));
-        const rows = Math.max(1, ...columns.map(column => (column || []).length));
-        return {place, connections, first, W, H,
-            width: 40 + Math.max(1, columns.length) * (W + GAP_X) - GAP_X, height: 40 + rows * (H + GAP_Y) - GAP_Y};
+        return {place, connections, first, W, H, vertical,
+            width: 40 + layers * (W + GAP_X) - GAP_X, height: 40 + rows * (H + GAP_Y) - GAP_Y};
     }
 
     function drawChain(el, chain, badNodes) {
-        const {place, connections, first, W, H, width, height} = chainLayout(chain);
+        const {place, connections, first, W, H, width, height, vertical} = chainLayout(chain, el.clientWidth > 0 && el.clientWidth < 640);
         const edges = new Map();
         for (const c of connections) {
             const key = c.from + '\u0000' + c.to;
@@ -778,20 +788,35 @@
             if (!a || !b) {
                 continue;
             }
-            const x1 = a.x + W;
-            const y1 = a.y + H / 2;
-            const x2 = b.x;
-            const y2 = b.y + H / 2;
-            const forward = x2 > x1;
-            const d = forward
-                ? `M${x1},${y1} C${x1 + 40},${y1} ${x2 - 40},${y2} ${x2},${y2}`
-                : `M${x1},${y1} C${x1 + 60},${y1 + 90} ${x2 - 60},${y2 + 90} ${x2},${y2}`;
+            let d;
+            let lx;
+            let ly;
+            if (vertical) {
+                const x1 = a.x + W / 2;
+                const y1 = a.y + H;
+                const x2 = b.x + W / 2;
+                const y2 = b.y;
+                d = y2 > y1 ? `M${x1},${y1} C${x1},${y1 + 30} ${x2},${y2 - 30} ${x2},${y2}`
+                    : `M${x1},${y1} C${x1 + 90},${y1 + 60} ${x2 + 90},${y2 - 60} ${x2},${y2}`;
+                // beside the arrow's head: the relations of a fan-out do not overlap there
+                lx = x2 + 6;
+                ly = y2 - 10;
+            } else {
+                const x1 = a.x + W;
+                const y1 = a.y + H / 2;
+                const x2 = b.x;
+                const y2 = b.y + H / 2;
+                const forward = x2 > x1;
+                d = forward ? `M${x1},${y1} C${x1 + 40},${y1} ${x2 - 40},${y2} ${x2},${y2}`
+                    : `M${x1},${y1} C${x1 + 60},${y1 + 90} ${x2 - 60},${y2 + 90} ${x2},${y2}`;
+                lx = (x1 + x2) / 2;
+                ly = forward ? (y1 + y2) / 2 - 4 : Math.max(y1, y2) + 70;
+            }
             const failure = edge.relations.includes('Failure');
             graph.append(svg('path', {cls: 'edge' + (failure ? ' failure' : ''), d, 'marker-end': 'url(#arrow)'}));
-            const lx = forward ? (x1 + x2) / 2 : (x1 + x2) / 2;
-            const ly = forward ? (y1 + y2) / 2 - 4 : Math.max(y1, y2) + 70;
-            graph.append(svg('text', {cls: 'rel', x: lx, y: ly, 'text-anchor': 'middle'}, edge.relations.join(' / ')));
+            graph.append(svg('text', {cls: 'rel', x: lx, y: ly, 'text-anchor': vertical ? 'start' : 'middle'}, edge.relations.join(' / ')));
         }
+        const maxChars = Math.floor((W - 20) / 7);
         for (const {x, y, node} of place.values()) {
             const name = String(node.name || node.id);
             graph.append(svg('g', {cls: 'node' + (node.id === first ? ' first' : '') + (badNodes.has(node.id) ? ' bad' : ''),
@@ -799,7 +824,7 @@
             svg('title', null, `${name}: ${node.id} (${node.type})`),
             svg('rect', {width: W, height: H, rx: 8}),
             svg('text', {cls: 'type', x: 12, y: 19}, String(node.type || '?')),
-            svg('text', {cls: 'name', x: 12, y: 39}, name.length > 21 ? name.slice(0, 20) + '\u2026' : name)));
+            svg('text', {cls: 'name', x: 12, y: 39}, name.length > maxChars ? name.slice(0, maxChars - 1) + '\u2026' : name)));
         }
         replace(el, graph);
     }

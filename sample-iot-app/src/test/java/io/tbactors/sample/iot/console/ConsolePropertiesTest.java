@@ -35,14 +35,6 @@ class ConsolePropertiesTest {
         assertThat(messages(properties)).containsExactly("sample.console.stream-timeout must be at least 10s");
     }
 
-    @Test
-    void aRuleNodeActorIdReadsAsItsNodeAndVersionAndOtherIdsAsTheyAre() {
-        assertThat(ConsoleSnapshots.label("RULE_NODE|0a830466-a8d9-46a9-b257-ab76c1af9485|v3|save-telemetry"))
-                .isEqualTo("save-telemetry (v3)");
-        assertThat(ConsoleSnapshots.label("DEVICE|0a830466-a8d9-46a9-b257-ab76c1af9485"))
-                .isEqualTo("DEVICE|0a830466-a8d9-46a9-b257-ab76c1af9485");
-    }
-
     private Set<String> messages(ConsoleProperties properties) {
         return validator.validate(properties).stream().map(ConstraintViolation::getMessage)
                 .collect(java.util.stream.Collectors.toSet());
