@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -71,7 +72,19 @@ public class ConsoleEventStream implements SmartLifecycle {
         emitter.onTimeout(() -> clients.remove(client));
         emitter.onError(e -> clients.remove(client));
         clients.add(client);
-        running.execute(this::tick);
+        try {
+            running.execute(this::tick);
+        } catch (RejectedExecutionException e) {
+            // stopped meanwhile: the browser comes back when the application does
+            clients.remove(client);
+            emitter.complete();
+            return emitter;
+        }
+        if (scheduler == null) {
+            // a stop that cleared the streams just before this one was added would leave it open; it must not hold the stop
+            clients.remove(client);
+            emitter.complete();
+        }
         return emitter;
     }
 

@@ -120,6 +120,8 @@ class ConsoleApiEndToEndTest extends EndToEndTest {
 
             await().atMost(Duration.ofSeconds(10)).until(() -> lines.stream()
                     .anyMatch(line -> line.startsWith("data:") && line.contains(device.id().toString()) && line.contains("17.25")));
+            // a view that did not change is not sent again (nothing raised or cleared an alarm meanwhile)
+            assertThat(lines.stream().filter("event:alarms"::equals)).hasSize(1);
         } finally {
             response.body().close();
         }
