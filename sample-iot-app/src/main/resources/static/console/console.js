@@ -240,6 +240,8 @@
 
     function devicesPage(root) {
         const previous = new Map();
+        const armed = new Map();
+        let last = null;
         const count = h('span', {cls: 'sub'});
         const nameInput = h('input', {type: 'text', id: 'new-device-name', placeholder: 'Name, e.g. boiler-1', maxlength: 255, required: true});
         const typeInput = h('input', {type: 'text', id: 'new-device-type', placeholder: 'Type (optional)', maxlength: 255});
@@ -282,7 +284,14 @@
             }
         }
 
+        function rerender() {
+            if (last) {
+                render(last);
+            }
+        }
+
         function render(data) {
+            last = data;
             count.textContent = data.total === data.devices.length ? `${data.total} in all` : `${data.devices.length} of ${data.total} shown`;
             if (data.devices.length === 0) {
                 replace(body, h('tr', null, h('td', {colspan: 5, cls: 'empty'}, 'No devices yet: create one above.')));
@@ -296,16 +305,19 @@
                         h('span', {cls: 'k'}, key), h('span', {cls: 'v'}, formatValue(tv.value)));
                 });
                 previous.set(device.id, Object.fromEntries(Object.entries(device.latest).map(([k, tv]) => [k, tv.ts])));
-                const remove = h('button', {cls: 'small danger', type: 'button', onclick: async () => {
-                    if (!remove.classList.contains('armed')) {
-                        remove.classList.add('armed');
-                        remove.textContent = 'Confirm delete';
-                        setTimeout(() => {
-                            remove.classList.remove('armed');
-                            remove.textContent = 'Delete';
-                        }, 4000);
+                // the list is drawn again on every change: whether Delete waits for its confirmation lives here
+                const isArmed = armed.has(device.id);
+                const remove = h('button', {cls: 'small danger' + (isArmed ? ' armed' : ''), type: 'button', onclick: async () => {
+                    if (!armed.has(device.id)) {
+                        armed.set(device.id, setTimeout(() => {
+                            armed.delete(device.id);
+                            rerender();
+                        }, 4000));
+                        rerender();
                         return;
                     }
+                    clearTimeout(armed.get(device.id));
+                    armed.delete(device.id);
                     remove.disabled = true;
                     try {
                         await request('DELETE', '/api/devices/' + device.id);
@@ -315,7 +327,7 @@
                         toast(e.message, true);
                         remove.disabled = false;
                     }
-                }}, 'Delete');
+                }}, isArmed ? 'Confirm delete' : 'Delete');
                 return h('tr', {dataset: {deviceId: device.id}},
                     h('td', null, h('a', {href: '#/devices/' + device.id, cls: 'device-link'}, device.name)),
                     h('td', {cls: 'hide-phone muted'}, device.type || ''),
@@ -325,7 +337,7 @@
             }));
         }
 
-        return {onDevices: render};
+        return {onDevices: render, dispose: () => armed.forEach(timer => clearTimeout(timer))};
     }
 
     // ------------------------------------------------------------------ one device

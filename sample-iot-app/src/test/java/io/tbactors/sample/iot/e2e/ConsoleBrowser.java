@@ -11,6 +11,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -126,8 +127,34 @@ final class ConsoleBrowser implements AutoCloseable {
         });
     }
 
+    /** Waits for a condition; the live pages redraw as data comes, so an element found a moment ago may be gone. */
     <T> T waitUntil(ExpectedCondition<T> condition) {
-        return new WebDriverWait(driver, WAIT).pollingEvery(Duration.ofMillis(100)).until(condition);
+        return new WebDriverWait(driver, WAIT).pollingEvery(Duration.ofMillis(100))
+                .ignoring(StaleElementReferenceException.class).until(condition);
+    }
+
+    /** @return the text of the first element the selector finds, once there is one */
+    String textOf(String css) {
+        return waitUntil(d -> {
+            java.util.List<WebElement> found = d.findElements(By.cssSelector(css));
+            return found.isEmpty() ? null : found.get(0).getText();
+        });
+    }
+
+    /** @return an attribute of the first element the selector finds, once there is one */
+    String attributeOf(String css, String attribute) {
+        return waitUntil(d -> {
+            java.util.List<WebElement> found = d.findElements(By.cssSelector(css));
+            return found.isEmpty() ? null : String.valueOf(found.get(0).getAttribute(attribute));
+        });
+    }
+
+    /** Clicks the first element the selector finds, again if the page redrew it meanwhile. */
+    void click(String css) {
+        waitUntil(d -> {
+            d.findElement(By.cssSelector(css)).click();
+            return true;
+        });
     }
 
     Object script(String js, Object... args) {

@@ -71,15 +71,15 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         assertThat(token).isEqualTo(created.get("accessToken").stringValue());
         String id = created.get("id").stringValue();
         String row = "tr[data-device-id='" + id + "']";
-        assertThat(browser.await(row).getText()).contains(name, "no telemetry yet");
+        browser.waitUntil(d -> text(row).contains(name) && text(row).contains("no telemetry yet"));
 
         assertThat(api.postAsDevice(token, "telemetry", "{\"temperature\": 21.5, \"humidity\": 40}").status()).isEqualTo(200);
         browser.waitUntil(d -> "21.5".equals(text(row + " .chip[data-key=temperature] .v")));
-        assertThat(text(row + " .chip[data-key=humidity] .v")).isEqualTo("40");
-        assertThat(text(row + " .last-activity")).isNotEqualTo("never");
+        assertThat(browser.textOf(row + " .chip[data-key=humidity] .v")).isEqualTo("40");
+        assertThat(browser.textOf(row + " .last-activity")).isNotEqualTo("never");
         browser.screenshot("devices");
 
-        browser.find(row + " a.device-link").click();
+        browser.click(row + " a.device-link");
         browser.waitUntil(d -> points() == 2);
         assertThat(browser.await("#device-token").getText()).isEqualTo(token);
         assertThat(api.postAsDevice(token, "telemetry", "{\"temperature\": 23.5}").status()).isEqualTo(200);
@@ -88,14 +88,14 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         assertThat(api.postAsDevice(token, "attributes", "{\"firmware\": \"1.4.2\"}").status()).isEqualTo(200);
         assertThat(api.postAsDevice(token, "telemetry", "{\"temperature\": 35}").status()).isEqualTo(200);
         browser.waitUntil(d -> points() == 4);
-        WebElement alarm = browser.await("#device-alarms tr[data-status=ACTIVE]");
-        assertThat(alarm.getText()).contains("CRITICAL", "High Temperature", "ACTIVE");
+        browser.waitUntil(d -> text("#device-alarms tr[data-status=ACTIVE]").contains("High Temperature"));
+        assertThat(browser.textOf("#device-alarms tr[data-status=ACTIVE]")).contains("CRITICAL", "High Temperature", "ACTIVE");
         browser.waitUntil(d -> "1.4.2".equals(text("#device-attributes tr[data-key=firmware] .value")));
         browser.screenshot("device");
 
-        browser.find("#window-picker option[value='3600000']").click();
+        browser.click("#window-picker option[value='3600000']");
         browser.waitUntil(d -> points() == 4);
-        browser.find("#key-picker input[value=humidity]").click();
+        browser.click("#key-picker input[value=humidity]");
         browser.waitUntil(d -> points() == 3);
 
         browser.show("#/alarms");
@@ -104,8 +104,7 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         browser.screenshot("alarms");
         assertThat(api.postAsDevice(token, "telemetry", "{\"temperature\": 20}").status()).isEqualTo(200);
         browser.waitUntil(d -> browser.findAll(alarmRow).stream().noneMatch(r -> r.getText().contains(name)));
-        browser.find("#alarms-list").isDisplayed();
-        browser.find("button[data-filter=CLEARED]").click();
+        browser.click("button[data-filter=CLEARED]");
         browser.waitUntil(d -> browser.findAll("#alarms-list tr[data-status=CLEARED]").stream()
                 .anyMatch(r -> r.getText().contains(name) && r.getText().contains("CLEARED")));
 
@@ -118,10 +117,9 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         ApiClient.Device device = newDevice();
         browser.show("#/devices");
         String row = "tr[data-device-id='" + device.id() + "']";
-        WebElement delete = browser.await(row + " button.danger");
-        delete.click();
-        assertThat(delete.getText()).isEqualTo("Confirm delete");
-        delete.click();
+        browser.click(row + " button.danger");
+        browser.waitUntil(d -> "Confirm delete".equals(text(row + " button.danger")));
+        browser.click(row + " button.danger");
 
         browser.waitUntil(d -> browser.findAll(row).isEmpty());
         assertThat(api.get("/api/devices/" + device.id()).status()).isEqualTo(404);
@@ -139,15 +137,15 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         // a condition that does not parse: the error names the node's condition and sits at its line
         setEditorText(original.replaceFirst("(\"condition\": \")[^\"]*\"", "$1data.temperature >\""));
         int line = lineOf(editorText(), "\"condition\": \"data.temperature >\"");
-        WebElement problem = browser.await("#chain-problems li");
-        assertThat(problem.getText()).contains("configuration.condition", "cannot parse SpEL expression 'data.temperature >'");
-        assertThat(problem.getAttribute("data-line")).isEqualTo(String.valueOf(line));
-        assertThat(browser.find("#editor-gutter div[data-line='" + line + "']").getAttribute("class")).contains("err");
+        assertThat(browser.textOf("#chain-problems li"))
+                .contains("configuration.condition", "cannot parse SpEL expression 'data.temperature >'");
+        assertThat(browser.attributeOf("#chain-problems li", "data-line")).isEqualTo(String.valueOf(line));
+        assertThat(browser.attributeOf("#editor-gutter div[data-line='" + line + "']", "class")).contains("err");
         assertThat(browser.findAll("#chain-graph .node.bad")).hasSize(1);
 
-        browser.find("#chain-save").click();
+        browser.click("#chain-save");
         browser.waitUntil(d -> text("#chain-result").contains("Not saved (HTTP 400)"));
-        assertThat(browser.find("#chain-problems li").getAttribute("data-line")).isEqualTo(String.valueOf(line));
+        assertThat(browser.attributeOf("#chain-problems li", "data-line")).isEqualTo(String.valueOf(line));
         assertThat(rootChain().get("version").longValue()).isEqualTo(root.get("version").longValue());
         browser.script("document.getElementById('chain-problems').scrollIntoView({block: 'center'});");
         browser.screenshot("rule-chain-error");
@@ -159,15 +157,15 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
                 + lines.get(broken - 1).replaceFirst(",$", "") + "\n" + String.join("\n", lines.subList(broken, lines.size()));
         setEditorText(withoutComma);
         browser.waitUntil(d -> text("#chain-problems li").contains("Malformed JSON"));
-        assertThat(browser.find("#chain-problems li").getAttribute("data-line")).isEqualTo(String.valueOf(broken + 1));
+        assertThat(browser.attributeOf("#chain-problems li", "data-line")).isEqualTo(String.valueOf(broken + 1));
 
         // a valid change saves through the chain's PUT and is drawn
-        browser.find("#chain-revert").click();
+        browser.click("#chain-revert");
         browser.waitUntil(d -> browser.findAll("#chain-problems li").isEmpty());
         setEditorText(editorText().replace("\"name\": \"Save telemetry\"", "\"name\": \"Store telemetry\""));
         browser.waitUntil(d -> browser.findAll("#chain-problems li").isEmpty()
                 && text("#chain-graph").contains("Store telemetry"));
-        browser.find("#chain-save").click();
+        browser.click("#chain-save");
         browser.waitUntil(d -> text("#chain-result").contains("Saved: version " + (root.get("version").longValue() + 1)));
         assertThat(rootChain().toString()).contains("Store telemetry");
         browser.screenshot("rule-chain");
@@ -182,12 +180,11 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         browser.show("#/actors");
 
         String row = "#actor-tree tr[data-actor-id='DEVICE|" + device.id() + "']";
-        WebElement actor = browser.await(row);
-        assertThat(actor.getAttribute("data-actor-type")).isEqualTo("DeviceActor");
-        assertThat(actor.getText()).contains(getClass().getSimpleName() + "-device-");
-        assertThat(browser.find(row + " .mailbox").getText()).matches("\\d+");
+        assertThat(browser.attributeOf(row, "data-actor-type")).isEqualTo("DeviceActor");
+        assertThat(browser.textOf(row)).contains(getClass().getSimpleName() + "-device-");
+        assertThat(browser.textOf(row + " .mailbox")).matches("\\d+");
         for (String dispatcher : List.of("app", "tenant", "device", "rule")) {
-            assertThat(browser.await("#dispatchers-body tr[data-dispatcher='" + dispatcher + "'] .rate").getText()).matches("\\d+\\.\\d");
+            assertThat(browser.textOf("#dispatchers-body tr[data-dispatcher='" + dispatcher + "'] .rate")).matches("\\d+\\.\\d");
         }
         assertThat(browser.findAll("#actor-tree tr[data-actor-type=AppActor]")).hasSize(1);
         assertThat(browser.findAll("#actor-tree tr[data-actor-type=RuleNodeActor]")).isNotEmpty();
