@@ -35,11 +35,21 @@ import io.tbactors.sample.iot.web.ProblemResponses;
  * Security lets it through untouched; everything else needs HTTP basic credentials
  * ({@code sample.admin.username}/{@code password}; a password generated and logged at start when none is set),
  * except {@code /actuator/health} and {@code /actuator/info}.
- * Stateless, no CSRF (no browser session), 401 as a JSON problem detail.
+ * Stateless, no CSRF (no browser session), 401 as a JSON problem detail. The web console at {@code /} is behind
+ * the same credentials (the browser asks for them) and may load only its own scripts, styles and data
+ * ({@link #CONSOLE_CONTENT_SECURITY_POLICY}).
  */
 @Slf4j
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfig {
+
+    /**
+     * The console's scripts, styles, images and connections come from the application only, and no other site
+     * may frame it; inline styles are allowed for the chart library's sizing.
+     */
+    static final String CONSOLE_CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
     /**
      * @param http the builder
@@ -72,6 +82,7 @@ public class SecurityConfig {
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info", "/error").permitAll()
                         .anyRequest().authenticated())
                 .httpBasic(basic -> basic.authenticationEntryPoint(entryPoint))
+                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(CONSOLE_CONTENT_SECURITY_POLICY)))
                 .exceptionHandling(handling -> handling.authenticationEntryPoint(entryPoint))
                 .csrf(AbstractHttpConfigurer::disable)
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))

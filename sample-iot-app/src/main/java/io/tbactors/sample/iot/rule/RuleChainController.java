@@ -6,17 +6,14 @@ import java.util.UUID;
 
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.tenant.DefaultTenant;
-import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -72,13 +69,8 @@ public class RuleChainController {
      */
     @PutMapping("/{id}")
     public RuleChainView update(@PathVariable UUID id, HttpServletRequest request) throws IOException {
-        byte[] body = RequestBodies.read(request, properties.getRuleEngine().getMaxChainSize(), "sample.rule-engine.max-chain-size");
-        JsonNode json;
-        try {
-            json = jsonMapper.readTree(body);
-        } catch (JacksonException e) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, RequestBodies.malformedJson(e));
-        }
+        JsonNode json = RequestBodies.readJson(request, properties.getRuleEngine().getMaxChainSize(),
+                "sample.rule-engine.max-chain-size", jsonMapper);
         return view(ruleChainService.update(id, json));
     }
 

@@ -8,6 +8,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.util.unit.DataSize;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Request bodies read by the controllers themselves, with a size limit that holds whether or not the client declares
@@ -49,6 +51,27 @@ public final class RequestBodies {
                 throw tooLarge(limit, property);
             }
             return body;
+        }
+    }
+
+    /**
+     * Reads a JSON body with a size limit; malformed JSON is a 400 that says where.
+     *
+     * @param request the request
+     * @param limit the largest body
+     * @param property the property that sets the limit, named in the refusal
+     * @param jsonMapper parses the body
+     * @return the body's JSON
+     * @throws ApiException 413 when the body is over the limit, 400 when it is not JSON
+     * @throws IOException when reading fails
+     */
+    public static JsonNode readJson(HttpServletRequest request, DataSize limit, String property, JsonMapper jsonMapper)
+            throws IOException {
+        byte[] body = read(request, limit, property);
+        try {
+            return jsonMapper.readTree(body);
+        } catch (JacksonException e) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, malformedJson(e));
         }
     }
 

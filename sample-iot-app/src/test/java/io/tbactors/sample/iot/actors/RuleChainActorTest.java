@@ -62,6 +62,7 @@ class RuleChainActorTest {
     private final List<Map<String, Object>> saved = Collections.synchronizedList(new ArrayList<>());
     private DefaultTbActorSystem system;
     private TbActorRef chainActor;
+    private volatile RuleChain currentChain;
 
     @BeforeEach
     void startActorSystem() {
@@ -73,6 +74,8 @@ class RuleChainActorTest {
         }).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
         when(chainService.definitionOf(any())).thenAnswer(call -> validator.parse(
                 RuleTestSupport.JSON.readTree(call.getArgument(0, RuleChain.class).configuration()), "chain"));
+        // stubbed once, before any actor runs: stubbing again while the actors call the mock races (UnfinishedStubbing)
+        when(chainService.findById(CHAIN)).thenAnswer(call -> Optional.ofNullable(currentChain));
     }
 
     @AfterEach
@@ -244,9 +247,7 @@ class RuleChainActorTest {
     }
 
     private void chainIs(long version, String chainJson) {
-        RuleChain chain = new RuleChain(CHAIN, TENANT, "chain", true, json(chainJson).toString(), 0, 0, version);
-        // doReturn does not call the mock while stubbing: the chain's actors may be calling it on other threads
-        doReturn(Optional.of(chain)).when(chainService).findById(CHAIN);
+        currentChain = new RuleChain(CHAIN, TENANT, "chain", true, json(chainJson).toString(), 0, 0, version);
     }
 
     private TbMsg send(Map<String, Object> data) {

@@ -40,8 +40,22 @@ final class AppProcess implements AutoCloseable {
      * @throws IOException when the process cannot start
      */
     static AppProcess start(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
+        return start(freePort(), databaseUrl, maxHeap, extraArgs);
+    }
+
+    /**
+     * Starts the application on a given port (to start it again where a client expects it) and waits for its health.
+     *
+     * @param port the HTTP port
+     * @param databaseUrl the JDBC URL it stores into
+     * @param maxHeap the JVM's {@code -Xmx}
+     * @param extraArgs more {@code --name=value} arguments
+     * @return the running application
+     * @throws IOException when the process cannot start
+     */
+    static AppProcess start(int port, String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
         return launch(List.of("-Xmx" + maxHeap, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                SampleIotApplication.class.getName()), databaseUrl, extraArgs);
+                SampleIotApplication.class.getName()), port, databaseUrl, extraArgs);
     }
 
     /**
@@ -56,7 +70,7 @@ final class AppProcess implements AutoCloseable {
      */
     static AppProcess startForMeasurement(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
         return launch(List.of("-Xmx" + maxHeap, "-cp", System.getProperty("java.class.path"),
-                SampleIotApplication.class.getName()), databaseUrl, extraArgs);
+                SampleIotApplication.class.getName()), freePort(), databaseUrl, extraArgs);
     }
 
     /**
@@ -70,11 +84,10 @@ final class AppProcess implements AutoCloseable {
      * @throws IOException when the process cannot start
      */
     static AppProcess startJar(Path jar, String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
-        return launch(List.of("-Xmx" + maxHeap, "-jar", jar.toString()), databaseUrl, extraArgs);
+        return launch(List.of("-Xmx" + maxHeap, "-jar", jar.toString()), freePort(), databaseUrl, extraArgs);
     }
 
-    private static AppProcess launch(List<String> jvm, String databaseUrl, String... extraArgs) throws IOException {
-        int port = freePort();
+    private static AppProcess launch(List<String> jvm, int port, String databaseUrl, String... extraArgs) throws IOException {
         Path log = Path.of("target", "app-process-" + port + ".log");
         Files.createDirectories(log.getParent());
         List<String> command = new ArrayList<>();
@@ -98,6 +111,11 @@ final class AppProcess implements AutoCloseable {
     /** @return whether the process is still running */
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** @return its HTTP port */
+    int port() {
+        return port;
     }
 
     /** @return a client for its HTTP port */
@@ -130,7 +148,7 @@ final class AppProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
