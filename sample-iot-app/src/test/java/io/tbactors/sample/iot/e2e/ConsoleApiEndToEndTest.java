@@ -136,7 +136,7 @@ class ConsoleApiEndToEndTest extends EndToEndTest {
         ApiClient.Response scrape = api.get("/actuator/prometheus");
 
         assertThat(scrape.status()).isEqualTo(200);
-        assertThat(scrape.body()).contains("tb_actors_messages_processing_seconds_count{", "tb_actors_mailbox_backlog{",
+        assertThat(scrape.body()).contains("tb_actors_messages_processing_seconds_count{", "tb_actors_mailbox_backlog_messages{",
                 "sample_iot_device_messages_total{");
     }
 
