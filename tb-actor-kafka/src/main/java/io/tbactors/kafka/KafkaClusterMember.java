@@ -86,6 +86,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
     private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile KafkaTbNodeChannel replies;
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
     private volatile int partitionCount;
@@ -342,8 +343,17 @@ public class KafkaClusterMember implements SmartLifecycle {
 
         @Override
         public void processed() {
+            done(null, null);
+        }
+
+        /** The record is done: processed, or given up to the dead-letter topic; a requester hears which. */
+        private void done(String failureReason, String failureError) {
             tracker.completed(generation, record.offset());
             lanes.next(entity);
+            KafkaTbNodeChannel channel = replies;
+            if (channel != null) {
+                channel.answer(record, failureReason, failureError);
+            }
         }
 
         @Override
@@ -374,7 +384,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                     deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
                                     + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
                             deadLetters.getTopic(), attempts, why, error, suppressed));
-                    processed();
+                    done(why.name(), error);
                 } else if (isCurrent() && running) {
                     deadLetterLog.warn(suppressed -> log.warn("Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since the "
                                     + "last report): {}", record.topic(), record.partition(), record.offset(), deadLetters.getTopic(),
@@ -610,6 +620,11 @@ public class KafkaClusterMember implements SmartLifecycle {
             }
         }
         return owned;
+    }
+
+    /** @param channel answers the records that carry a request, once they are processed or given up */
+    void setReplies(KafkaTbNodeChannel channel) {
+        this.replies = channel;
     }
 
     /** @param listener run on the consumer thread after every ownership change */

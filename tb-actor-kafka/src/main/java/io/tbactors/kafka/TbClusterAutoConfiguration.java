@@ -64,6 +64,13 @@ public class TbClusterAutoConfiguration {
         return new LocalTbClusterRouter(deliveries);
     }
 
+    @Bean
+    @ConditionalOnMissingBean(TbNodeChannel.class)
+    @ConditionalOnBooleanProperty(name = "tb.actors.cluster.enabled", havingValue = false, matchIfMissing = true)
+    LocalTbNodeChannel localTbNodeChannel(ObjectProvider<TbBroadcastListener> listeners) {
+        return new LocalTbNodeChannel(listeners.orderedStream().toList());
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBooleanProperty("tb.actors.cluster.enabled")
     static class KafkaClusterConfiguration {
@@ -77,12 +84,22 @@ public class TbClusterAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
+        KafkaTbNodeChannel tbKafkaNodeChannel(TbClusterProperties properties, KafkaClientConfigs configs, TbActorMsgCodec codec,
+                                              ObjectProvider<TbBroadcastListener> listeners) {
+            return new KafkaTbNodeChannel(properties, configs, codec, listeners.orderedStream().toList());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
         KafkaClusterMember tbKafkaClusterMember(TbClusterProperties properties, KafkaClientConfigs configs, TbActorMsgCodec codec,
-                                                ActorSystemContext actorSystemContext, EntityDeliveries deliveries) {
+                                                ActorSystemContext actorSystemContext, EntityDeliveries deliveries,
+                                                KafkaTbNodeChannel channel) {
             DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(configs.consumer());
-            return new KafkaClusterMember(properties, consumers::createConsumer, codec, actorSystemContext, deliveries,
+            KafkaClusterMember member = new KafkaClusterMember(properties, consumers::createConsumer, codec, actorSystemContext, deliveries,
                     new TopicPreparer(properties, configs.admin()),
                     new DeadLetterPublisher(properties.deadLetterTopicName(), new DefaultKafkaProducerFactory<>(configs.producer())));
+            member.setReplies(channel);
+            return member;
         }
 
         @Bean
@@ -103,9 +120,9 @@ public class TbClusterAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(TbClusterRouter.class)
         KafkaTbClusterRouter kafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member, KafkaClientConfigs configs,
-                                                  TbActorMsgCodec codec, EntityDeliveries deliveries) {
+                                                  TbActorMsgCodec codec, EntityDeliveries deliveries, KafkaTbNodeChannel channel) {
             return new KafkaTbClusterRouter(properties, member, new DefaultKafkaProducerFactory<>(configs.producer()), codec,
-                    deliveries);
+                    deliveries, channel);
         }
 
         @Configuration(proxyBeanMethods = false)
