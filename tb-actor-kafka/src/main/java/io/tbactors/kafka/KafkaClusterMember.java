@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +80,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final LongAdder abandoned = new LongAdder();
     private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
     private final LongAdder deadLettered = new LongAdder();
+    private final Map<DeadLetterPublisher.Reason, LongAdder> deadLetteredByReason = new EnumMap<>(DeadLetterPublisher.Reason.class);
     private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
     private final LongAdder commitFailures = new LongAdder();
     private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
@@ -115,6 +117,9 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
+        for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
+            deadLetteredByReason.put(reason, new LongAdder());
+        }
     }
 
     @Override
@@ -380,6 +385,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             written.whenComplete((ok, failure) -> {
                 if (failure == null) {
                     deadLettered.increment();
+                    deadLetteredByReason.get(why).increment();
                     remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
                     deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
                                     + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
@@ -721,6 +727,18 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** @return deliveries of records not completed within the processing timeout */
     public long getTimedOutCount() {
         return deliveries.getTimedOutCount();
+    }
+
+    /** @return records written to the dead-letter topic since start, by reason (every reason listed) */
+    public Map<DeadLetterPublisher.Reason, Long> getDeadLetteredCountByReason() {
+        Map<DeadLetterPublisher.Reason, Long> counts = new EnumMap<>(DeadLetterPublisher.Reason.class);
+        deadLetteredByReason.forEach((reason, count) -> counts.put(reason, count.sum()));
+        return counts;
+    }
+
+    /** @return the dead-letter topic */
+    public String getDeadLetterTopic() {
+        return deadLetters.getTopic();
     }
 
     private void remember(TbClusterDeadLetter deadLetter) {

@@ -2,12 +2,15 @@ package io.tbactors.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tbactors.kafka.actuate.ClusterHealthIndicator;
+import io.tbactors.kafka.actuate.DeadLettersEndpoint;
 import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import io.tbactors.spring.ActorSystemContext;
 import io.tbactors.spring.TbActorsAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -134,6 +137,18 @@ public class TbClusterAutoConfiguration {
             @ConditionalOnMissingBean(name = "actorsClusterHealthIndicator")
             ClusterHealthIndicator actorsClusterHealthIndicator(KafkaClusterMember member, ClusterConnectivity connectivity) {
                 return new ClusterHealthIndicator(member, connectivity);
+            }
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+        static class EndpointConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            @ConditionalOnAvailableEndpoint
+            DeadLettersEndpoint deadLettersEndpoint(KafkaClusterMember member) {
+                return new DeadLettersEndpoint(member);
             }
         }
 

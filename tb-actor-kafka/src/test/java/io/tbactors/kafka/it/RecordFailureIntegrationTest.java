@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tbactors.kafka.DeadLetterPublisher;
 import io.tbactors.kafka.EntityPartitioner;
 import io.tbactors.kafka.KafkaClusterMember;
+import io.tbactors.kafka.actuate.DeadLettersEndpoint;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -125,6 +126,12 @@ class RecordFailureIntegrationTest {
             assertThat(health.health().getDetails()).containsEntry("deadLetteredRecords", 2L)
                     .containsEntry("recentDeadLetters", node.member().getRecentDeadLetters());
             assertThat(node.meters().get(TbClusterMeterBinder.RECORDS_DEAD_LETTERED).functionCounter().count()).isEqualTo(2);
+            DeadLettersEndpoint.DeadLettersDescriptor endpoint = new DeadLettersEndpoint(node.member()).deadLetters();
+            assertThat(endpoint.topic()).isEqualTo(topic + ".dlt");
+            assertThat(endpoint.total()).isEqualTo(2);
+            assertThat(endpoint.byReason()).containsEntry(DeadLetterPublisher.Reason.FAILED, 2L)
+                    .containsEntry(DeadLetterPublisher.Reason.TIMED_OUT, 0L).containsEntry(DeadLetterPublisher.Reason.NOT_PROCESSED, 0L);
+            assertThat(endpoint.recent()).isEqualTo(node.member().getRecentDeadLetters());
             assertThat(node.member().getFailedCount()).isEqualTo(6);
             for (UUID device : devices) {
                 TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
