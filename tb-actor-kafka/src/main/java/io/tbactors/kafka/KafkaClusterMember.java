@@ -33,6 +33,8 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
@@ -64,6 +66,8 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
+    /** Kafka's default session.timeout.ms. */
+    private static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 45_000;
 
     private final TbClusterProperties properties;
     private final Supplier<Consumer<String, byte[]>> consumerFactory;
@@ -89,6 +93,9 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
+    private final LongAdder fenced = new LongAdder();
+    private final long sessionTimeoutMillis;
+    private Integer fencedGeneration;
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
     private volatile int partitionCount;
@@ -117,6 +124,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
+        this.sessionTimeoutMillis = sessionTimeoutMillis(properties);
         for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
             deadLetteredByReason.put(reason, new LongAdder());
         }
@@ -420,7 +428,80 @@ public class KafkaClusterMember implements SmartLifecycle {
         return new String(header.value(), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Fencing: a consumer cut off from Kafka keeps its assignment, and polls nothing, while the group gives its
+     * partitions to other nodes once the session timeout has passed. So when this node has not sent the group's
+     * coordinator a heartbeat for the session timeout, it gives its partitions up as lost (no commit: the records in
+     * flight are the next owner's), and takes them back only when the consumer is confirmed again in the same
+     * generation; if the group moved on meanwhile, Kafka's own rebalance hands the partitions out again.
+     */
+    private void fenceUnlessConfirmed() {
+        double secondsAgo = lastHeartbeatSecondsAgo();
+        if (secondsAgo < 0) {
+            return;
+        }
+        boolean unconfirmed = secondsAgo * 1000 >= sessionTimeoutMillis;
+        if (unconfirmed && fencedGeneration == null) {
+            Set<Integer> owned = getOwnedPartitions();
+            if (owned.isEmpty()) {
+                return;
+            }
+            fencedGeneration = consumer.groupMetadata().generationId();
+            fenced.increment();
+            log.warn("No heartbeat reached the coordinator of group '{}' for {} s (session timeout {} ms): partitions {} are given up "
+                    + "until the membership is confirmed", properties.getGroupId(), (long) secondsAgo, sessionTimeoutMillis, owned);
+            revoke(owned, false);
+        } else if (!unconfirmed && fencedGeneration != null) {
+            Integer generation = fencedGeneration;
+            fencedGeneration = null;
+            if (consumer.groupMetadata().generationId() == generation) {
+                takeBack();
+            }
+        }
+    }
+
+    /** The membership is confirmed in the generation it had when fenced: its assignment is still this node's. */
+    private void takeBack() {
+        List<TopicPartition> back = new ArrayList<>();
+        for (TopicPartition tp : consumer.assignment()) {
+            PartitionTracker tracker = tracker(tp.partition());
+            if (tp.topic().equals(properties.getTopic()) && tracker != null && !tracker.isOwned()) {
+                back.add(tp);
+            }
+        }
+        if (back.isEmpty()) {
+            return;
+        }
+        // records polled while fenced were skipped: read again from the last commit
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(back), METADATA_TIMEOUT);
+        for (TopicPartition tp : back) {
+            OffsetAndMetadata offset = committed.get(tp);
+            if (offset == null) {
+                consumer.seekToBeginning(List.of(tp));
+            } else {
+                consumer.seek(tp, offset);
+            }
+        }
+        log.info("Membership of group '{}' confirmed again: partitions {} taken back", properties.getGroupId(),
+                back.stream().map(TopicPartition::partition).sorted().toList());
+        assign(back.stream().map(TopicPartition::partition).toList());
+    }
+
+    private double lastHeartbeatSecondsAgo() {
+        try {
+            for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
+                if ("last-heartbeat-seconds-ago".equals(metric.getKey().name()) && metric.getValue().metricValue() instanceof Number value) {
+                    return value.doubleValue();
+                }
+            }
+        } catch (RuntimeException e) {
+            log.debug("Heartbeat metric not readable: {}", e.toString());
+        }
+        return -1;
+    }
+
     private void afterPoll() {
+        fenceUnlessConfirmed();
         List<TopicPartition> withoutTarget = new ArrayList<>();
         List<PartitionTracker> owned = ownedTrackers();
         for (PartitionTracker tracker : owned) {
@@ -628,6 +709,20 @@ public class KafkaClusterMember implements SmartLifecycle {
         return owned;
     }
 
+    private static long sessionTimeoutMillis(TbClusterProperties properties) {
+        String value = properties.getConsumer().get("session.timeout.ms");
+        try {
+            return value == null ? DEFAULT_SESSION_TIMEOUT_MILLIS : Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return DEFAULT_SESSION_TIMEOUT_MILLIS;
+        }
+    }
+
+    /** @return times this node gave its partitions up because it could not confirm its membership in time */
+    public long getFencedCount() {
+        return fenced.sum();
+    }
+
     /** @param channel answers the records that carry a request, once they are processed or given up */
     void setReplies(KafkaTbNodeChannel channel) {
         this.replies = channel;
@@ -792,6 +887,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            fencedGeneration = null;
             if (running) {
                 state = TbClusterMemberState.ACTIVE;
             }

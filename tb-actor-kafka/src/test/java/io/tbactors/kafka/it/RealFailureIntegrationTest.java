@@ -269,4 +269,45 @@ class RealFailureIntegrationTest {
             }
         }
     }
+
+    /**
+     * A node cut off from Kafka cannot tell whether the group still counts it: once it has not heard from the group's
+     * coordinator for the session timeout, by which time the group has given its partitions away, it gives them up
+     * itself (its actors for them stop, local sends go through Kafka) and takes them back when it rejoins.
+     */
+    @Test
+    void aNodeThatCannotConfirmItsMembershipWithinTheSessionTimeoutStopsProcessingItsPartitionsUntilItRejoins() throws Exception {
+        ReadingStore store = new ReadingStore();
+        BrokerServer server = null;
+        try (ClusterNode node = ClusterNode.start("A", broker.getBrokersAsString(), "fenced", store,
+                "tb.actors.cluster.connectivity-check-interval=500ms", "tb.actors.cluster.send-timeout=1s")) {
+            await().atMost(WAIT).until(() -> node.isActive() && node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            UUID device = UUID.randomUUID();
+            node.router().send(DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> node.router().isLocal(device));
+
+            server = TestBrokers.stopBrokerServer(broker);
+            long stoppedAt = System.nanoTime();
+
+            await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().isEmpty());
+            Duration fencedAfter = Duration.ofNanos(System.nanoTime() - stoppedAt);
+            log.info("Fenced {} after the broker stopped (session timeout 6 s)", fencedAfter);
+            assertThat(fencedAfter).as("not before the session timeout").isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+            assertThat(node.router().isLocal(device)).as("local processing stopped").isFalse();
+            await().atMost(WAIT).until(() -> store.stoppedOn("A").stream().anyMatch(id -> id.toString().endsWith(device.toString())));
+            assertThat(node.member().getFencedCount()).isEqualTo(1);
+
+            server.startup();
+            await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            node.router().send(DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
+            // reading 1 is processed again when its offset was not committed before the broker stopped (at least once)
+            await().atMost(WAIT).untilAsserted(() -> assertThat(store.readings(device).stream().map(ReadingStore.Processed::seq)
+                    .distinct().toList()).containsExactly(1, 2));
+            log.info("Fencing: readings stored {}", store.readings(device));
+        } finally {
+            if (server != null && server.isShutdown()) {
+                server.startup();
+            }
+        }
+    }
 }
