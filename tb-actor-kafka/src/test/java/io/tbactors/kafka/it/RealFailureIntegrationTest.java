@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tbactors.kafka.TbClusterSendOutcomeUnknownException;
+import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -296,6 +297,7 @@ class RealFailureIntegrationTest {
             assertThat(node.router().isLocal(device)).as("local processing stopped").isFalse();
             await().atMost(WAIT).until(() -> store.stoppedOn("A").stream().anyMatch(id -> id.toString().endsWith(device.toString())));
             assertThat(node.member().getFencedCount()).isEqualTo(1);
+            assertThat(node.meters().get(TbClusterMeterBinder.FENCED).functionCounter().count()).isEqualTo(1);
 
             server.startup();
             await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
