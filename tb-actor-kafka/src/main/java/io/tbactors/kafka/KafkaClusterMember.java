@@ -490,7 +490,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     private double lastHeartbeatSecondsAgo() {
         try {
             for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
-                if ("last-heartbeat-seconds-ago".equals(metric.getKey().name()) && metric.getValue().metricValue() instanceof Number value) {
+                if ("last-heartbeat-seconds-ago".equals(metric.getKey().name())
+                        && metric.getValue().metricValue() instanceof Number value) {
                     return value.doubleValue();
                 }
             }

@@ -116,7 +116,8 @@ public class TbClusterMeterBinder implements MeterBinder {
         counter(registry, MESSAGES_REDELIVERED, "Deliveries repeated after a message came back unprocessed",
                 KafkaClusterMember::getRedeliveredCount);
         counter(registry, COMMITS_FAILED, "Offset commits that failed", KafkaClusterMember::getCommitFailureCount);
-        counter(registry, FENCED, "Times the partitions were given up for want of a confirmed membership", KafkaClusterMember::getFencedCount);
+        counter(registry, FENCED, "Times the partitions were given up for want of a confirmed membership",
+                KafkaClusterMember::getFencedCount);
         counter(registry, MESSAGES_TIMED_OUT, "Record deliveries not completed within the processing timeout",
                 KafkaClusterMember::getTimedOutCount);
         counter(registry, REBALANCES, "Changes of this node's partitions", KafkaClusterMember::getRebalanceCount);

@@ -127,7 +127,8 @@ class NodeChannelIntegrationTest {
         KafkaTbNodeChannel channel = a.context().getBean(KafkaTbNodeChannel.class);
         assertThat(channel.getRequestsSentCount()).as("requests through Kafka").isGreaterThanOrEqualTo((long) remote.size() * readings);
         assertThat(channel.getPendingRequests()).isZero();
-        assertThat(b.context().getBean(KafkaTbNodeChannel.class).getRepliesSentCount()).isGreaterThanOrEqualTo((long) remote.size() * readings);
+        assertThat(b.context().getBean(KafkaTbNodeChannel.class).getRepliesSentCount())
+                .isGreaterThanOrEqualTo((long) remote.size() * readings);
     }
 
     @Test

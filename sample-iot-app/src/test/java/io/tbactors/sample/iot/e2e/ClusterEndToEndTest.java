@@ -65,6 +65,11 @@ class ClusterEndToEndTest {
         return new ApiClient(Integer.parseInt(node.getEnvironment().getProperty("local.server.port")));
     }
 
+    private static void awaitPartitionsSplit(ConfigurableApplicationContext a, ConfigurableApplicationContext b) {
+        await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
+                && owned(a).size() + owned(b).size() == PARTITIONS);
+    }
+
     private static Set<Integer> owned(ConfigurableApplicationContext node) {
         return node.getBean(KafkaClusterMember.class).getOwnedPartitions();
     }
@@ -75,8 +80,7 @@ class ClusterEndToEndTest {
         String topic = "sample-cluster-" + UUID.randomUUID();
         try (ConfigurableApplicationContext a = startNode(database, topic);
              ConfigurableApplicationContext b = startNode(database, topic)) {
-            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            awaitPartitionsSplit(a, b);
             List<ApiClient> nodes = List.of(api(a), api(b));
             List<ApiClient.Device> devices = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
@@ -130,8 +134,7 @@ class ClusterEndToEndTest {
         String topic = "sample-failover-" + UUID.randomUUID();
         try (ConfigurableApplicationContext a = startNode(database, topic)) {
             ConfigurableApplicationContext b = startNode(database, topic);
-            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            awaitPartitionsSplit(a, b);
             ApiClient survivor = api(a);
             List<ApiClient.Device> devices = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -195,8 +198,7 @@ class ClusterEndToEndTest {
         String topic = "sample-stored-" + UUID.randomUUID();
         try (ConfigurableApplicationContext a = startNode(database, topic);
              ConfigurableApplicationContext b = startNode(database, topic)) {
-            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            awaitPartitionsSplit(a, b);
             ApiClient viaA = api(a);
             List<ApiClient.Device> ownedByB = new ArrayList<>();
             for (int i = 0; ownedByB.size() < 4; i++) {
@@ -231,8 +233,7 @@ class ClusterEndToEndTest {
         String topic = "sample-admin-" + UUID.randomUUID();
         try (ConfigurableApplicationContext a = startNode(database, topic);
              ConfigurableApplicationContext b = startNode(database, topic)) {
-            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            awaitPartitionsSplit(a, b);
             ApiClient viaA = api(a);
             ApiClient viaB = api(b);
             ApiClient.Device device = viaA.createDevice("deleted-elsewhere");
