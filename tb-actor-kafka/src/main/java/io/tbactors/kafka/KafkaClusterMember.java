@@ -90,6 +90,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final RateLimitedLog unknownPartitionLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final LongAdder partitionCountChanges = new LongAdder();
     private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
@@ -283,6 +285,10 @@ public class KafkaClusterMember implements SmartLifecycle {
     private void hand(ConsumerRecord<String, byte[]> record) {
         PartitionTracker tracker = tracker(record.partition());
         if (tracker == null) {
+            // a partition added since the count was read: left uncommitted, read again once the count is adopted
+            unknownPartitionLog.warn(suppressed -> log.warn("Record {}-{}@{} is in a partition added after this node read the "
+                    + "partition count ({}); not processed nor committed until the group rebalances ({} more since the last report)",
+                    record.topic(), record.partition(), record.offset(), partitionCount, suppressed));
             return;
         }
         int generation = tracker.generation();
@@ -473,8 +479,61 @@ public class KafkaClusterMember implements SmartLifecycle {
             return;
         }
         // records polled while fenced were skipped: read again from the last commit
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(back), METADATA_TIMEOUT);
-        for (TopicPartition tp : back) {
+        seekToCommitted(back);
+        log.info("Membership of group '{}' confirmed again: partitions {} taken back", properties.getGroupId(),
+                back.stream().map(TopicPartition::partition).sorted().toList());
+        assign(back.stream().map(TopicPartition::partition).toList());
+    }
+
+    /**
+     * Partitions added to the topic change where entities hash. Kafka rebalances the whole group when it sees them, so
+     * every node checks the count in that rebalance and, when it grew, gives up what it owns (in-flight records
+     * drained and committed), hashes with the new count from then on, and takes its whole assignment again from the
+     * last commit: no node goes on hashing with the old count, and no record of a new partition is skipped.
+     *
+     * @return whether the count grew and the assignment was taken again
+     */
+    private boolean adoptedNewPartitionCount() {
+        int known;
+        try {
+            known = consumer.partitionsFor(properties.getTopic(), METADATA_TIMEOUT).size();
+        } catch (RuntimeException e) {
+            log.debug("Partition count of '{}' not known now: {}", properties.getTopic(), e.toString());
+            return false;
+        }
+        int current = partitionCount;
+        if (known <= current) {
+            return false;
+        }
+        log.warn("Topic '{}' has {} partitions now, {} before: entities hash with the new count from now on; partitions taken again "
+                + "from their last commit", properties.getTopic(), known, current);
+        revoke(getOwnedPartitions(), true);
+        synchronized (this) {
+            PartitionTracker[] all = new PartitionTracker[known];
+            for (int partition = 0; partition < known; partition++) {
+                all[partition] = new PartitionTracker(partition, inFlight);
+            }
+            trackers = all;
+            partitionCount = known;
+        }
+        partitionCountChanges.increment();
+        List<TopicPartition> assigned = new ArrayList<>();
+        for (TopicPartition tp : consumer.assignment()) {
+            if (tp.topic().equals(properties.getTopic())) {
+                assigned.add(tp);
+            }
+        }
+        seekToCommitted(assigned);
+        assign(assigned.stream().map(TopicPartition::partition).toList());
+        return true;
+    }
+
+    private void seekToCommitted(List<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions), METADATA_TIMEOUT);
+        for (TopicPartition tp : partitions) {
             OffsetAndMetadata offset = committed.get(tp);
             if (offset == null) {
                 consumer.seekToBeginning(List.of(tp));
@@ -482,9 +541,6 @@ public class KafkaClusterMember implements SmartLifecycle {
                 consumer.seek(tp, offset);
             }
         }
-        log.info("Membership of group '{}' confirmed again: partitions {} taken back", properties.getGroupId(),
-                back.stream().map(TopicPartition::partition).sorted().toList());
-        assign(back.stream().map(TopicPartition::partition).toList());
     }
 
     private double lastHeartbeatSecondsAgo() {
@@ -503,6 +559,8 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private void afterPoll() {
         fenceUnlessConfirmed();
+        // a node whose metadata was stale during the group's rebalance sees the new count at its next metadata refresh
+        adoptedNewPartitionCount();
         List<TopicPartition> withoutTarget = new ArrayList<>();
         List<PartitionTracker> owned = ownedTrackers();
         for (PartitionTracker tracker : owned) {
@@ -751,7 +809,12 @@ public class KafkaClusterMember implements SmartLifecycle {
         return owned;
     }
 
-    /** @return the topic's partition count as known at start, 0 before */
+    /** @return times this node found the topic with more partitions than it knew, and hashed with the new count */
+    public long getPartitionCountChanges() {
+        return partitionCountChanges.sum();
+    }
+
+    /** @return the topic's partition count as this node hashes with it: read at start, updated when partitions are added; 0 before */
     public int getPartitionCount() {
         return partitionCount;
     }
@@ -892,7 +955,9 @@ public class KafkaClusterMember implements SmartLifecycle {
             if (running) {
                 state = TbClusterMemberState.ACTIVE;
             }
-            assign(ours(partitions, properties.getTopic()));
+            if (!adoptedNewPartitionCount()) {
+                assign(ours(partitions, properties.getTopic()));
+            }
         }
     }
 }
