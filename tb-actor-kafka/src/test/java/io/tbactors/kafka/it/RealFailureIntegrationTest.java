@@ -59,73 +59,6 @@ class RealFailureIntegrationTest {
         TestBrokers.stop(broker);
     }
 
-    /** What the devices of a test were told, and how often they had to resend. */
-    private static final class Devices {
-
-        final List<UUID> ids;
-        final int readingsEach;
-        final Map<UUID, Set<Integer>> acknowledged = new ConcurrentHashMap<>();
-        final AtomicInteger acks = new AtomicInteger();
-        final AtomicInteger resent = new AtomicInteger();
-        final AtomicInteger outcomeUnknown = new AtomicInteger();
-
-        Devices(int count, int readingsEach) {
-            this.ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID()).toList();
-            this.readingsEach = readingsEach;
-        }
-
-        /** Posts every device's readings in order through the node, resending a reading until it is acknowledged. */
-        List<Future<?>> post(ExecutorService senders, ClusterNode through) {
-            List<Future<?>> posting = new ArrayList<>();
-            for (UUID device : ids) {
-                posting.add(senders.submit(() -> {
-                    for (int seq = 1; seq <= readingsEach; seq++) {
-                        while (!send(through, device, seq)) {
-                            resent.incrementAndGet();
-                            TimeUnit.MILLISECONDS.sleep(100);
-                        }
-                    }
-                    return null;
-                }));
-            }
-            return posting;
-        }
-
-        private boolean send(ClusterNode through, UUID device, int seq) throws InterruptedException {
-            try {
-                through.router().send(DEVICE, device, new Reading(seq)).get(20, TimeUnit.SECONDS);
-                acknowledged.computeIfAbsent(device, d -> ConcurrentHashMap.newKeySet()).add(seq);
-                acks.incrementAndGet();
-                return true;
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof TbClusterSendOutcomeUnknownException) {
-                    outcomeUnknown.incrementAndGet();
-                }
-                return false;
-            } catch (RuntimeException | TimeoutException e) {
-                return false;
-            }
-        }
-
-        /**
-         * Asserts that every acknowledged reading was stored and that each device's readings were first stored in
-         * order; returns the duplicates.
-         *
-         * @param stored each device's readings in the order they were stored, all nodes together
-         */
-        int assertEveryAcknowledgedReadingStoredInOrder(Function<UUID, List<Integer>> stored) {
-            int duplicates = 0;
-            for (UUID device : ids) {
-                List<Integer> seqs = stored.apply(device);
-                assertThat(seqs).as("stored readings of %s", device).containsAll(acknowledged.getOrDefault(device, Set.of()));
-                List<Integer> firstTimes = seqs.stream().distinct().toList();
-                assertThat(firstTimes).as("readings of %s in the order first stored", device).isSorted();
-                duplicates += seqs.size() - firstTimes.size();
-            }
-            return duplicates;
-        }
-    }
-
     private static void awaitAll(List<Future<?>> posting) throws Exception {
         for (Future<?> future : posting) {
             future.get(3, TimeUnit.MINUTES);
@@ -151,7 +84,7 @@ class RealFailureIntegrationTest {
                     int owned = survivor.member().getOwnedPartitions().size();
                     return owned > 0 && owned < ClusterNode.PARTITIONS && survivor.isActive();
                 });
-                Devices devices = new Devices(16, 60);
+                PostingDevices devices = new PostingDevices(16, 60);
                 List<Future<?>> posting = devices.post(senders, survivor);
                 // about 100 readings stored by the node to kill (a journal line is some 45 bytes)
                 await().atMost(WAIT).until(() -> Files.size(journal) > 4500);
@@ -198,7 +131,7 @@ class RealFailureIntegrationTest {
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
                 // enough readings that the devices are still posting when the broker is down
-                Devices devices = new Devices(12, 300);
+                PostingDevices devices = new PostingDevices(12, 300);
                 List<Future<?>> posting = devices.post(senders, node);
                 await().atMost(WAIT).until(() -> devices.acks.get() >= 100);
 
