@@ -16,10 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import lombok.extern.slf4j.Slf4j;
 import org.apache.kafka.clients.admin.NewPartitions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Partitions added to the topic while two nodes run and devices send through both: both nodes hash with the new
@@ -27,7 +24,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * with no record of a new partition skipped.
  */
 @Slf4j
-class PartitionCountIntegrationTest {
+class PartitionCountIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String DEVICE = ClusterTestApp.DEVICE;
@@ -35,17 +32,6 @@ class PartitionCountIntegrationTest {
     private static final String[] FAST_METADATA = {"tb.actors.cluster.consumer[metadata.max.age.ms]=1000",
         "tb.actors.cluster.producer[metadata.max.age.ms]=1000"};
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
 
     private static void sendRound(List<ClusterNode> nodes, List<UUID> devices, int seq) throws Exception {
         List<CompletableFuture<Void>> sent = new ArrayList<>();

@@ -25,15 +25,12 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import kafka.server.BrokerServer;
 import lombok.extern.slf4j.Slf4j;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Failures that really happen: a node's process killed with SIGKILL (it never leaves the group, never commits what
@@ -42,22 +39,11 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * does; every acknowledged reading must be stored, in order per device. Duplicates are counted and reported.
  */
 @Slf4j
-class RealFailureIntegrationTest {
+class RealFailureIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String DEVICE = ClusterTestApp.DEVICE;
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
 
     private static void awaitAll(List<Future<?>> posting) throws Exception {
         for (Future<?> future : posting) {

@@ -24,11 +24,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Records whose processing fails, never completes or is refused by a full mailbox, on one node whose every message
@@ -36,7 +33,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * processed or, after its retries, written to the dead-letter topic; only then do the device's later records go on
  * and is its offset committed.
  */
-class RecordFailureIntegrationTest {
+class RecordFailureIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String DEVICE = ClusterTestApp.DEVICE;
@@ -46,17 +43,6 @@ class RecordFailureIntegrationTest {
         "tb.actors.cluster.max-redelivery-delay=200ms"
     };
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
 
     private static ClusterNode startAlone(String topic, ReadingStore store, String... properties) {
         List<String> all = new ArrayList<>(List.of(THROUGH_KAFKA));

@@ -12,10 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import lombok.extern.slf4j.Slf4j;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * A third node joins while devices post numbered readings through the two running nodes and wait, for each, until its
@@ -23,21 +20,10 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * order per device; the readings processed twice are counted and reported.
  */
 @Slf4j
-class ThirdNodeIntegrationTest {
+class ThirdNodeIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
 
     @Test
     void aThirdNodeJoiningUnderLoadTakesPartitionsAndEveryAnsweredReadingIsStoredInOrder() throws Exception {

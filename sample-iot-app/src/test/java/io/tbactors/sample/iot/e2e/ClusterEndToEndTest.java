@@ -65,9 +65,30 @@ class ClusterEndToEndTest {
         return new ApiClient(Integer.parseInt(node.getEnvironment().getProperty("local.server.port")));
     }
 
-    private static void awaitPartitionsSplit(ConfigurableApplicationContext a, ConfigurableApplicationContext b) {
-        await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                && owned(a).size() + owned(b).size() == PARTITIONS);
+    /** Two nodes on one fresh database and topic, once they have split the partitions; closed in reverse order. */
+    private record TwoNodes(ConfigurableApplicationContext a, ConfigurableApplicationContext b) implements AutoCloseable {
+
+        static TwoNodes start(String name) {
+            String database = "jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+            String topic = "sample-" + name + "-" + UUID.randomUUID();
+            ConfigurableApplicationContext a = startNode(database, topic);
+            ConfigurableApplicationContext b;
+            try {
+                b = startNode(database, topic);
+            } catch (RuntimeException e) {
+                a.close();
+                throw e;
+            }
+            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
+                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            return new TwoNodes(a, b);
+        }
+
+        @Override
+        public void close() {
+            b.close();
+            a.close();
+        }
     }
 
     private static Set<Integer> owned(ConfigurableApplicationContext node) {
@@ -76,11 +97,9 @@ class ClusterEndToEndTest {
 
     @Test
     void telemetryPostedToEitherNodeIsProcessedByTheDevicesOwnerAndStoredOnceInOrder() throws Exception {
-        String database = "jdbc:h2:mem:cluster-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        String topic = "sample-cluster-" + UUID.randomUUID();
-        try (ConfigurableApplicationContext a = startNode(database, topic);
-             ConfigurableApplicationContext b = startNode(database, topic)) {
-            awaitPartitionsSplit(a, b);
+        try (TwoNodes cluster = TwoNodes.start("cluster")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
             List<ApiClient> nodes = List.of(api(a), api(b));
             List<ApiClient.Device> devices = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
@@ -130,11 +149,9 @@ class ClusterEndToEndTest {
 
     @Test
     void whenANodeStopsWhileDevicesPostItsPartitionsMoveAndEveryReadingAnswered200IsStored() throws Exception {
-        String database = "jdbc:h2:mem:failover-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        String topic = "sample-failover-" + UUID.randomUUID();
-        try (ConfigurableApplicationContext a = startNode(database, topic)) {
-            ConfigurableApplicationContext b = startNode(database, topic);
-            awaitPartitionsSplit(a, b);
+        try (TwoNodes cluster = TwoNodes.start("failover")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
             ApiClient survivor = api(a);
             List<ApiClient.Device> devices = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -194,11 +211,9 @@ class ClusterEndToEndTest {
 
     @Test
     void aReadingAnswered200ByANodeThatDoesNotOwnTheDeviceIsAlreadyStoredWhenTheAnswerComes() throws Exception {
-        String database = "jdbc:h2:mem:stored-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        String topic = "sample-stored-" + UUID.randomUUID();
-        try (ConfigurableApplicationContext a = startNode(database, topic);
-             ConfigurableApplicationContext b = startNode(database, topic)) {
-            awaitPartitionsSplit(a, b);
+        try (TwoNodes cluster = TwoNodes.start("stored")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
             ApiClient viaA = api(a);
             List<ApiClient.Device> ownedByB = new ArrayList<>();
             for (int i = 0; ownedByB.size() < 4; i++) {
@@ -229,11 +244,9 @@ class ClusterEndToEndTest {
 
     @Test
     void aDeviceDeletedOnOneNodeIsForgottenByEveryNodeAndARuleChainUpdateIsEvictedEverywhere() throws Exception {
-        String database = "jdbc:h2:mem:admin-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        String topic = "sample-admin-" + UUID.randomUUID();
-        try (ConfigurableApplicationContext a = startNode(database, topic);
-             ConfigurableApplicationContext b = startNode(database, topic)) {
-            awaitPartitionsSplit(a, b);
+        try (TwoNodes cluster = TwoNodes.start("admin")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
             ApiClient viaA = api(a);
             ApiClient viaB = api(b);
             ApiClient.Device device = viaA.createDevice("deleted-elsewhere");
