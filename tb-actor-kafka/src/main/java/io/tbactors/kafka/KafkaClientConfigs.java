@@ -25,6 +25,7 @@ public final class KafkaClientConfigs {
     private final Map<String, Object> consumer;
     private final Map<String, Object> producer;
     private final Map<String, Object> admin;
+    private final Map<String, Object> inbox;
 
     /**
      * @param properties the cluster's settings
@@ -43,6 +44,17 @@ public final class KafkaClientConfigs {
         // the topic is created by the member with its partition count, never by a consumer with the broker's default
         consumer.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         consumer.putAll(properties.getConsumer());
+        // the group's members are told apart by client id: it names each node's inbox topic (see TbNodeChannel)
+        consumer.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.nodeName());
+        if (properties.getGroupInstanceId() != null) {
+            consumer.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, properties.getGroupInstanceId());
+        }
+        inbox = new HashMap<>(consumer);
+        inbox.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        inbox.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        inbox.remove(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+        inbox.put(ConsumerConfig.CLIENT_ID_CONFIG, properties.nodeName() + "-inbox");
+        inbox.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
 
         producer = base(kafkaProperties == null ? null : kafkaProperties.buildProducerProperties(), servers);
         producer.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -105,6 +117,11 @@ public final class KafkaClientConfigs {
     /** @return the consumer's settings */
     public Map<String, Object> consumer() {
         return consumer;
+    }
+
+    /** @return the settings of the consumer of this node's inbox topic: no group, reading from the end */
+    public Map<String, Object> inbox() {
+        return inbox;
     }
 
     /** @return the producer's settings */

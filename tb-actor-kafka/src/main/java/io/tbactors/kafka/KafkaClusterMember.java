@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
@@ -63,6 +66,8 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
+    /** Kafka's default session.timeout.ms. */
+    private static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 45_000;
 
     private final TbClusterProperties properties;
     private final Supplier<Consumer<String, byte[]>> consumerFactory;
@@ -79,13 +84,20 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final LongAdder abandoned = new LongAdder();
     private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
     private final LongAdder deadLettered = new LongAdder();
+    private final Map<DeadLetterPublisher.Reason, LongAdder> deadLetteredByReason = new EnumMap<>(DeadLetterPublisher.Reason.class);
     private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
     private final LongAdder commitFailures = new LongAdder();
     private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
     private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final RateLimitedLog unknownPartitionLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final LongAdder partitionCountChanges = new LongAdder();
     private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile KafkaTbNodeChannel replies;
+    private final LongAdder fenced = new LongAdder();
+    private final long sessionTimeoutMillis;
+    private Integer fencedGeneration;
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
     private volatile int partitionCount;
@@ -114,6 +126,10 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
+        this.sessionTimeoutMillis = sessionTimeoutMillis(properties);
+        for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
+            deadLetteredByReason.put(reason, new LongAdder());
+        }
     }
 
     @Override
@@ -269,6 +285,10 @@ public class KafkaClusterMember implements SmartLifecycle {
     private void hand(ConsumerRecord<String, byte[]> record) {
         PartitionTracker tracker = tracker(record.partition());
         if (tracker == null) {
+            // a partition added since the count was read: left uncommitted, read again once the count is adopted
+            unknownPartitionLog.warn(suppressed -> log.warn("Record {}-{}@{} is in a partition added after this node read the "
+                    + "partition count ({}); not processed nor committed until the group rebalances ({} more since the last report)",
+                    record.topic(), record.partition(), record.offset(), partitionCount, suppressed));
             return;
         }
         int generation = tracker.generation();
@@ -342,8 +362,17 @@ public class KafkaClusterMember implements SmartLifecycle {
 
         @Override
         public void processed() {
+            done(null, null);
+        }
+
+        /** The record is done: processed, or given up to the dead-letter topic; a requester hears which. */
+        private void done(String failureReason, String failureError) {
             tracker.completed(generation, record.offset());
             lanes.next(entity);
+            KafkaTbNodeChannel channel = replies;
+            if (channel != null) {
+                channel.answer(record, failureReason, failureError);
+            }
         }
 
         @Override
@@ -370,11 +399,12 @@ public class KafkaClusterMember implements SmartLifecycle {
             written.whenComplete((ok, failure) -> {
                 if (failure == null) {
                     deadLettered.increment();
+                    deadLetteredByReason.get(why).increment();
                     remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
                     deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
                                     + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
                             deadLetters.getTopic(), attempts, why, error, suppressed));
-                    processed();
+                    done(why.name(), error);
                 } else if (isCurrent() && running) {
                     deadLetterLog.warn(suppressed -> log.warn("Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since the "
                                     + "last report): {}", record.topic(), record.partition(), record.offset(), deadLetters.getTopic(),
@@ -404,7 +434,133 @@ public class KafkaClusterMember implements SmartLifecycle {
         return new String(header.value(), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Fencing: a consumer cut off from Kafka keeps its assignment, and polls nothing, while the group gives its
+     * partitions to other nodes once the session timeout has passed. So when this node has not sent the group's
+     * coordinator a heartbeat for the session timeout, it gives its partitions up as lost (no commit: the records in
+     * flight are the next owner's), and takes them back only when the consumer is confirmed again in the same
+     * generation; if the group moved on meanwhile, Kafka's own rebalance hands the partitions out again.
+     */
+    private void fenceUnlessConfirmed() {
+        double secondsAgo = lastHeartbeatSecondsAgo();
+        if (secondsAgo < 0) {
+            return;
+        }
+        boolean unconfirmed = secondsAgo * 1000 >= sessionTimeoutMillis;
+        if (unconfirmed && fencedGeneration == null) {
+            Set<Integer> owned = getOwnedPartitions();
+            if (owned.isEmpty()) {
+                return;
+            }
+            fencedGeneration = consumer.groupMetadata().generationId();
+            fenced.increment();
+            log.warn("No heartbeat reached the coordinator of group '{}' for {} s (session timeout {} ms): partitions {} are given up "
+                    + "until the membership is confirmed", properties.getGroupId(), (long) secondsAgo, sessionTimeoutMillis, owned);
+            revoke(owned, false);
+        } else if (!unconfirmed && fencedGeneration != null) {
+            Integer generation = fencedGeneration;
+            fencedGeneration = null;
+            if (consumer.groupMetadata().generationId() == generation) {
+                takeBack();
+            }
+        }
+    }
+
+    /** The membership is confirmed in the generation it had when fenced: its assignment is still this node's. */
+    private void takeBack() {
+        List<TopicPartition> back = new ArrayList<>();
+        for (TopicPartition tp : consumer.assignment()) {
+            PartitionTracker tracker = tracker(tp.partition());
+            if (tp.topic().equals(properties.getTopic()) && tracker != null && !tracker.isOwned()) {
+                back.add(tp);
+            }
+        }
+        if (back.isEmpty()) {
+            return;
+        }
+        // records polled while fenced were skipped: read again from the last commit
+        seekToCommitted(back);
+        log.info("Membership of group '{}' confirmed again: partitions {} taken back", properties.getGroupId(),
+                back.stream().map(TopicPartition::partition).sorted().toList());
+        assign(back.stream().map(TopicPartition::partition).toList());
+    }
+
+    /**
+     * Partitions added to the topic change where entities hash. Kafka rebalances the whole group when it sees them, so
+     * every node checks the count in that rebalance and, when it grew, gives up what it owns (in-flight records
+     * drained and committed), hashes with the new count from then on, and takes its whole assignment again from the
+     * last commit: no node goes on hashing with the old count, and no record of a new partition is skipped.
+     *
+     * @return whether the count grew and the assignment was taken again
+     */
+    private boolean adoptedNewPartitionCount() {
+        int known;
+        try {
+            known = consumer.partitionsFor(properties.getTopic(), METADATA_TIMEOUT).size();
+        } catch (RuntimeException e) {
+            log.debug("Partition count of '{}' not known now: {}", properties.getTopic(), e.toString());
+            return false;
+        }
+        int current = partitionCount;
+        if (known <= current) {
+            return false;
+        }
+        log.warn("Topic '{}' has {} partitions now, {} before: entities hash with the new count from now on; partitions taken again "
+                + "from their last commit", properties.getTopic(), known, current);
+        revoke(getOwnedPartitions(), true);
+        synchronized (this) {
+            PartitionTracker[] all = new PartitionTracker[known];
+            for (int partition = 0; partition < known; partition++) {
+                all[partition] = new PartitionTracker(partition, inFlight);
+            }
+            trackers = all;
+            partitionCount = known;
+        }
+        partitionCountChanges.increment();
+        List<TopicPartition> assigned = new ArrayList<>();
+        for (TopicPartition tp : consumer.assignment()) {
+            if (tp.topic().equals(properties.getTopic())) {
+                assigned.add(tp);
+            }
+        }
+        seekToCommitted(assigned);
+        assign(assigned.stream().map(TopicPartition::partition).toList());
+        return true;
+    }
+
+    private void seekToCommitted(List<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(Set.copyOf(partitions), METADATA_TIMEOUT);
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata offset = committed.get(tp);
+            if (offset == null) {
+                consumer.seekToBeginning(List.of(tp));
+            } else {
+                consumer.seek(tp, offset);
+            }
+        }
+    }
+
+    private double lastHeartbeatSecondsAgo() {
+        try {
+            for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
+                if ("last-heartbeat-seconds-ago".equals(metric.getKey().name())
+                        && metric.getValue().metricValue() instanceof Number value) {
+                    return value.doubleValue();
+                }
+            }
+        } catch (RuntimeException e) {
+            log.debug("Heartbeat metric not readable: {}", e.toString());
+        }
+        return -1;
+    }
+
     private void afterPoll() {
+        fenceUnlessConfirmed();
+        // a node whose metadata was stale during the group's rebalance sees the new count at its next metadata refresh
+        adoptedNewPartitionCount();
         List<TopicPartition> withoutTarget = new ArrayList<>();
         List<PartitionTracker> owned = ownedTrackers();
         for (PartitionTracker tracker : owned) {
@@ -612,6 +768,25 @@ public class KafkaClusterMember implements SmartLifecycle {
         return owned;
     }
 
+    private static long sessionTimeoutMillis(TbClusterProperties properties) {
+        String value = properties.getConsumer().get("session.timeout.ms");
+        try {
+            return value == null ? DEFAULT_SESSION_TIMEOUT_MILLIS : Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return DEFAULT_SESSION_TIMEOUT_MILLIS;
+        }
+    }
+
+    /** @return times this node gave its partitions up because it could not confirm its membership in time */
+    public long getFencedCount() {
+        return fenced.sum();
+    }
+
+    /** @param channel answers the records that carry a request, once they are processed or given up */
+    void setReplies(KafkaTbNodeChannel channel) {
+        this.replies = channel;
+    }
+
     /** @param listener run on the consumer thread after every ownership change */
     public void addAssignmentListener(Runnable listener) {
         assignmentListeners.add(listener);
@@ -634,7 +809,12 @@ public class KafkaClusterMember implements SmartLifecycle {
         return owned;
     }
 
-    /** @return the topic's partition count as known at start, 0 before */
+    /** @return times this node found the topic with more partitions than it knew, and hashed with the new count */
+    public long getPartitionCountChanges() {
+        return partitionCountChanges.sum();
+    }
+
+    /** @return the topic's partition count as this node hashes with it: read at start, updated when partitions are added; 0 before */
     public int getPartitionCount() {
         return partitionCount;
     }
@@ -708,6 +888,18 @@ public class KafkaClusterMember implements SmartLifecycle {
         return deliveries.getTimedOutCount();
     }
 
+    /** @return records written to the dead-letter topic since start, by reason (every reason listed) */
+    public Map<DeadLetterPublisher.Reason, Long> getDeadLetteredCountByReason() {
+        Map<DeadLetterPublisher.Reason, Long> counts = new EnumMap<>(DeadLetterPublisher.Reason.class);
+        deadLetteredByReason.forEach((reason, count) -> counts.put(reason, count.sum()));
+        return counts;
+    }
+
+    /** @return the dead-letter topic */
+    public String getDeadLetterTopic() {
+        return deadLetters.getTopic();
+    }
+
     private void remember(TbClusterDeadLetter deadLetter) {
         synchronized (recentDeadLetters) {
             if (recentDeadLetters.size() == RECENT_DEAD_LETTERS) {
@@ -759,10 +951,13 @@ public class KafkaClusterMember implements SmartLifecycle {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            fencedGeneration = null;
             if (running) {
                 state = TbClusterMemberState.ACTIVE;
             }
-            assign(ours(partitions, properties.getTopic()));
+            if (!adoptedNewPartitionCount()) {
+                assign(ours(partitions, properties.getTopic()));
+            }
         }
     }
 }

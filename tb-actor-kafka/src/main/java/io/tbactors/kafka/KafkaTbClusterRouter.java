@@ -5,6 +5,7 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.codec.TbEncodedMsg;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,13 +36,15 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
     private final KafkaTemplate<String, byte[]> kafkaTemplate;
     private final TbActorMsgCodec codec;
     private final EntityDeliveries deliveries;
+    private final KafkaTbNodeChannel channel;
     private final LongAdder sentLocally = new LongAdder();
     private final LongAdder sentRemotely = new LongAdder();
 
     KafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member,
                          DefaultKafkaProducerFactory<String, byte[]> producerFactory, TbActorMsgCodec codec,
-                         EntityDeliveries deliveries) {
+                         EntityDeliveries deliveries, KafkaTbNodeChannel channel) {
         this.properties = properties;
+        this.channel = channel;
         this.member = member;
         this.producerFactory = producerFactory;
         this.kafkaTemplate = new KafkaTemplate<>(producerFactory);
@@ -51,6 +54,17 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
 
     @Override
     public CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg) {
+        return route(entityType, entityId, msg, null);
+    }
+
+    @Override
+    public CompletableFuture<Void> request(String entityType, UUID entityId, TbActorMsg msg, Duration timeout) {
+        TbClusterReplies.requirePositive(timeout);
+        return route(entityType, entityId, msg, timeout);
+    }
+
+    /** @param replyTimeout null for a send, or how long a request waits for the owner's answer */
+    private CompletableFuture<Void> route(String entityType, UUID entityId, TbActorMsg msg, Duration replyTimeout) {
         EntityDeliveries.requireValid(entityType, entityId, msg);
         codec.checkEncodable(msg.getClass());
         int count = partitionCount();
@@ -62,26 +76,27 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         PartitionTracker tracker = properties.getLocalDelivery() == TbClusterProperties.LocalDelivery.OWNED
                 ? member.tracker(partition) : null;
         if (tracker == null) {
-            return sendRemotely(entityType, entityId, msg, partition, null);
+            return sendRemotely(entityType, entityId, msg, partition, null, replyTimeout);
         }
         if (tracker.route() == PartitionTracker.Route.KAFKA) {
-            return sendRemotely(entityType, entityId, msg, partition, tracker);
+            return sendRemotely(entityType, entityId, msg, partition, tracker, replyTimeout);
         }
         sentLocally.increment();
-        return deliveries.deliverLocally(entityType, entityId, msg, partition,
+        CompletableFuture<Void> processed = deliveries.deliverLocally(entityType, entityId, msg, partition,
                 () -> tracker.state() == PartitionTracker.State.OWNED, tracker::releaseLocal,
-                reason -> resendRemotely(entityType, entityId, msg, partition, tracker, reason));
+                reason -> resendRemotely(entityType, entityId, msg, partition, tracker, reason, replyTimeout));
+        return replyTimeout == null ? processed : TbClusterReplies.bounded(processed, entityType + "|" + entityId, replyTimeout);
     }
 
     private CompletableFuture<Void> resendRemotely(String entityType, UUID entityId, TbActorMsg msg, int partition,
-                                                   PartitionTracker tracker, TbActorStopReason reason) {
+                                                   PartitionTracker tracker, TbActorStopReason reason, Duration replyTimeout) {
         if (tracker.route() == PartitionTracker.Route.LOCAL) {
             // still this node's: every delivery came back for a reason that sending through Kafka would not change
             tracker.releaseLocal();
             return CompletableFuture.failedFuture(new TbClusterDeliveryException("The message for " + entityType + "|" + entityId
                     + " was not processed by this node, which owns its partition: " + reason, reason, null));
         }
-        return sendRemotely(entityType, entityId, msg, partition, tracker);
+        return sendRemotely(entityType, entityId, msg, partition, tracker, replyTimeout);
     }
 
     @Override
@@ -98,9 +113,11 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
     /**
      * @param tracker when not null, the partition's tracker, told the record's offset once Kafka answers (it holds the
      *     switch to local sends back until then); its reservation is taken already
+     * @param replyTimeout when not null, the record asks its owner to answer once processed, and the future waits for
+     *     that answer up to this long
      */
     private CompletableFuture<Void> sendRemotely(String entityType, UUID entityId, TbActorMsg msg, int partition,
-                                                 PartitionTracker tracker) {
+                                                 PartitionTracker tracker, Duration replyTimeout) {
         TbEncodedMsg encoded;
         try {
             encoded = codec.encode(msg);
@@ -114,6 +131,12 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
                 EntityPartitioner.key(entityId), encoded.payload());
         record.headers().add(KafkaClusterMember.TYPE_HEADER, encoded.type().getBytes(StandardCharsets.UTF_8));
         record.headers().add(KafkaClusterMember.ENTITY_TYPE_HEADER, entityType.getBytes(StandardCharsets.UTF_8));
+        KafkaTbNodeChannel.Request request = null;
+        if (replyTimeout != null) {
+            request = channel.expectReply(entityType + "|" + entityId, replyTimeout);
+            record.headers().add(KafkaTbNodeChannel.REPLY_TO_HEADER, channel.getNodeId().getBytes(StandardCharsets.UTF_8));
+            record.headers().add(KafkaTbNodeChannel.REQUEST_ID_HEADER, request.id().getBytes(StandardCharsets.UTF_8));
+        }
         sentRemotely.increment();
         long started = System.nanoTime();
         CompletableFuture<SendResult<String, byte[]>> sent;
@@ -130,7 +153,17 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
             sent = sent.whenComplete((result, error) ->
                     tracker.remoteAnswered(error == null ? result.getRecordMetadata().offset() : -1));
         }
-        return sent.thenApply(result -> null);
+        if (request == null) {
+            return sent.thenApply(result -> null);
+        }
+        KafkaTbNodeChannel.Request waiting = request;
+        sent.whenComplete((result, error) -> {
+            if (error != null) {
+                channel.forget(waiting.id());
+                waiting.notSent(error);
+            }
+        });
+        return waiting.answer();
     }
 
     private CompletableFuture<SendResult<String, byte[]>> boundedBySendTimeout(CompletableFuture<SendResult<String, byte[]>> sent,

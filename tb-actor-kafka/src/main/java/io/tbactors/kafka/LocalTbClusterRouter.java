@@ -1,6 +1,7 @@
 package io.tbactors.kafka;
 
 import io.tbactors.api.TbActorMsg;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
@@ -21,6 +22,12 @@ public class LocalTbClusterRouter implements TbClusterRouter {
     public CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg) {
         EntityDeliveries.requireValid(entityType, entityId, msg);
         return deliveries.deliverLocally(entityType, entityId, msg, -1, () -> true, () -> { }, null);
+    }
+
+    @Override
+    public CompletableFuture<Void> request(String entityType, UUID entityId, TbActorMsg msg, Duration timeout) {
+        TbClusterReplies.requirePositive(timeout);
+        return TbClusterReplies.bounded(send(entityType, entityId, msg), entityType + "|" + entityId, timeout);
     }
 
     @Override

@@ -2,12 +2,15 @@ package io.tbactors.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tbactors.kafka.actuate.ClusterHealthIndicator;
+import io.tbactors.kafka.actuate.DeadLettersEndpoint;
 import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import io.tbactors.spring.ActorSystemContext;
 import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -64,6 +67,13 @@ public class TbClusterAutoConfiguration {
         return new LocalTbClusterRouter(deliveries);
     }
 
+    @Bean
+    @ConditionalOnMissingBean(TbNodeChannel.class)
+    @ConditionalOnBooleanProperty(name = "tb.actors.cluster.enabled", havingValue = false, matchIfMissing = true)
+    LocalTbNodeChannel localTbNodeChannel(ObjectProvider<TbBroadcastListener> listeners) {
+        return new LocalTbNodeChannel(listeners.orderedStream().toList());
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBooleanProperty("tb.actors.cluster.enabled")
     static class KafkaClusterConfiguration {
@@ -77,12 +87,22 @@ public class TbClusterAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
+        KafkaTbNodeChannel tbKafkaNodeChannel(TbClusterProperties properties, KafkaClientConfigs configs, TbActorMsgCodec codec,
+                                              ObjectProvider<TbBroadcastListener> listeners) {
+            return new KafkaTbNodeChannel(properties, configs, codec, listeners.orderedStream().toList());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
         KafkaClusterMember tbKafkaClusterMember(TbClusterProperties properties, KafkaClientConfigs configs, TbActorMsgCodec codec,
-                                                ActorSystemContext actorSystemContext, EntityDeliveries deliveries) {
+                                                ActorSystemContext actorSystemContext, EntityDeliveries deliveries,
+                                                KafkaTbNodeChannel channel) {
             DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(configs.consumer());
-            return new KafkaClusterMember(properties, consumers::createConsumer, codec, actorSystemContext, deliveries,
+            KafkaClusterMember member = new KafkaClusterMember(properties, consumers::createConsumer, codec, actorSystemContext, deliveries,
                     new TopicPreparer(properties, configs.admin()),
                     new DeadLetterPublisher(properties.deadLetterTopicName(), new DefaultKafkaProducerFactory<>(configs.producer())));
+            member.setReplies(channel);
+            return member;
         }
 
         @Bean
@@ -103,9 +123,9 @@ public class TbClusterAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(TbClusterRouter.class)
         KafkaTbClusterRouter kafkaTbClusterRouter(TbClusterProperties properties, KafkaClusterMember member, KafkaClientConfigs configs,
-                                                  TbActorMsgCodec codec, EntityDeliveries deliveries) {
+                                                  TbActorMsgCodec codec, EntityDeliveries deliveries, KafkaTbNodeChannel channel) {
             return new KafkaTbClusterRouter(properties, member, new DefaultKafkaProducerFactory<>(configs.producer()), codec,
-                    deliveries);
+                    deliveries, channel);
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -117,6 +137,18 @@ public class TbClusterAutoConfiguration {
             @ConditionalOnMissingBean(name = "actorsClusterHealthIndicator")
             ClusterHealthIndicator actorsClusterHealthIndicator(KafkaClusterMember member, ClusterConnectivity connectivity) {
                 return new ClusterHealthIndicator(member, connectivity);
+            }
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+        static class EndpointConfiguration {
+
+            @Bean
+            @ConditionalOnMissingBean
+            @ConditionalOnAvailableEndpoint
+            DeadLettersEndpoint deadLettersEndpoint(KafkaClusterMember member) {
+                return new DeadLettersEndpoint(member);
             }
         }
 

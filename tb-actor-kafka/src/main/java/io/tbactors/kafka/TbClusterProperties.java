@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -20,6 +22,8 @@ public class TbClusterProperties {
     /** Prefix of the cluster's properties. */
     public static final String PREFIX = "tb.actors.cluster";
 
+    private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+
     /** Whether messages for entities are routed through Kafka to the node owning the entity's partition. */
     private boolean enabled;
 
@@ -28,6 +32,23 @@ public class TbClusterProperties {
 
     /** Consumer group every node of the application joins. */
     private String groupId = "tb-actors";
+
+    /**
+     * This node's name in the cluster: its consumer's client.id and the suffix of its inbox topic
+     * ({@code <topic>.node.<node-id>}), where replies and broadcasts for it arrive. Letters, digits, '.', '_' and
+     * '-'. Unset: consumer[client.id] when set, else group-instance-id when set, else a random name (whose inbox
+     * topic is deleted when the node stops gracefully).
+     */
+    private String nodeId;
+
+    /**
+     * Static membership: this node's group.instance.id, stable across its restarts (a pod name, a host name). A node
+     * that comes back within the session timeout gets its partitions back without a rebalance; a node that stops
+     * for good keeps its partitions until the session timeout ends. Unset: dynamic membership.
+     */
+    private String groupInstanceId;
+
+    private transient String generatedNodeId;
 
     /** Kafka servers to connect to; unset uses those of spring.kafka.bootstrap-servers. */
     private List<String> bootstrapServers = new ArrayList<>();
@@ -149,11 +170,66 @@ public class TbClusterProperties {
         }
         validateMessageTypes();
         validateClientOverrides();
+        validateNodeNames();
+    }
+
+    private void validateNodeNames() {
+        if (nodeId != null && !NODE_NAME.matcher(nodeId).matches()) {
+            throw new InvalidTbActorsPropertyException(PREFIX + ".node-id", nodeId,
+                    "letters, digits, '.', '_' and '-' only (it names a topic), at most 200 characters, or leave it unset");
+        }
+        if (groupInstanceId != null && !NODE_NAME.matcher(groupInstanceId).matches()) {
+            throw new InvalidTbActorsPropertyException(PREFIX + ".group-instance-id", groupInstanceId,
+                    "letters, digits, '.', '_' and '-' only, at most 200 characters, or leave it unset");
+        }
+        String clientId = consumer.get("client.id");
+        if (clientId != null && !NODE_NAME.matcher(clientId).matches()) {
+            throw new InvalidTbActorsPropertyException(PREFIX + ".consumer[client.id]", clientId,
+                    "letters, digits, '.', '_' and '-' only (it names this node's inbox topic unless node-id is set)");
+        }
+        if (clientId != null && nodeId != null && !clientId.equals(nodeId)) {
+            throw new InvalidTbActorsPropertyException(PREFIX + ".consumer[client.id]", clientId,
+                    "the value of " + PREFIX + ".node-id (" + nodeId + "), which is the consumer's client.id, or leave it unset");
+        }
+    }
+
+    /**
+     * @return this node's name: node-id, else consumer[client.id], else group-instance-id, else a random name made
+     *     once
+     */
+    public synchronized String nodeName() {
+        if (nodeId != null) {
+            return nodeId;
+        }
+        if (consumer.get("client.id") != null) {
+            return consumer.get("client.id");
+        }
+        if (groupInstanceId != null) {
+            return groupInstanceId;
+        }
+        if (generatedNodeId == null) {
+            generatedNodeId = "node-" + UUID.randomUUID().toString().substring(0, 13).replace("-", "");
+        }
+        return generatedNodeId;
+    }
+
+    /** @return whether this node's name was made up at random (no node-id, consumer[client.id] or group-instance-id) */
+    public boolean isNodeNameGenerated() {
+        return nodeId == null && consumer.get("client.id") == null && groupInstanceId == null;
+    }
+
+    /**
+     * @param node a node's name
+     * @return the node's inbox topic
+     */
+    public String inboxTopicOf(String node) {
+        return topic + ".node." + node;
     }
 
     /** Kafka client settings the cluster's delivery guarantees rest on: an override may only confirm them. */
     private void validateClientOverrides() {
         forbid("consumer", consumer, "group.id", "not set here: use " + PREFIX + ".group-id");
+        forbid("consumer", consumer, "group.instance.id", "not set here: use " + PREFIX + ".group-instance-id");
         requireValue("consumer", consumer, "enable.auto.commit", "false");
         forbid("consumer", consumer, "key.deserializer", "not set here: the cluster reads keys and values as it wrote them");
         forbid("consumer", consumer, "value.deserializer", "not set here: the cluster reads keys and values as it wrote them");
@@ -222,6 +298,22 @@ public class TbClusterProperties {
         Map<String, Class<? extends TbActorMsg>> types = new LinkedHashMap<>();
         messageTypes.forEach((name, type) -> types.put(name, (Class<? extends TbActorMsg>) type));
         return types;
+    }
+
+    public String getNodeId() {
+        return nodeId;
+    }
+
+    public void setNodeId(String nodeId) {
+        this.nodeId = nodeId;
+    }
+
+    public String getGroupInstanceId() {
+        return groupInstanceId;
+    }
+
+    public void setGroupInstanceId(String groupInstanceId) {
+        this.groupInstanceId = groupInstanceId;
     }
 
     public boolean isEnabled() {

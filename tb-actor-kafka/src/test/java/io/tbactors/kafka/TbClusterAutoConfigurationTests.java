@@ -255,7 +255,10 @@ class TbClusterAutoConfigurationTests {
         "tb.actors.cluster.producer[enable.idempotence]; false; false; true (anything else weakens delivery), or leave it unset",
         "tb.actors.cluster.producer[transactional.id]; tx; tx; not set here",
         "tb.actors.cluster.producer[delivery.timeout.ms]; 120000; 120000; use tb.actors.cluster.send-timeout",
-        "tb.actors.cluster.producer[max.block.ms]; 60000; 60000; use tb.actors.cluster.send-timeout"
+        "tb.actors.cluster.producer[max.block.ms]; 60000; 60000; use tb.actors.cluster.send-timeout",
+        "tb.actors.cluster.consumer[group.instance.id]; pod-1; pod-1; use tb.actors.cluster.group-instance-id",
+        "tb.actors.cluster.node-id; node/1; node/1; letters, digits, '.', '_' and '-' only (it names a topic)",
+        "tb.actors.cluster.group-instance-id; pod 1; pod 1; letters, digits, '.', '_' and '-' only"
     })
     void anInvalidClusterPropertyFailsStartUpWithAnAnalysisNamingIt(String property, String value, String shown, String allowed) {
         runner.withPropertyValues("tb.actors.cluster.enabled=true", property + "=" + value).run(context -> {
@@ -315,5 +318,74 @@ class TbClusterAutoConfigurationTests {
         assertThat(new KafkaClientConfigs(properties, null, null).consumer()).containsEntry("bootstrap.servers", "own:9092");
         assertThat(new KafkaClientConfigs(new TbClusterProperties(), null, null).consumer())
                 .containsEntry("bootstrap.servers", "localhost:9092");
+    }
+
+    @Test
+    void staticMembershipSetsTheGroupInstanceIdAndNamesTheNodeAfterIt() {
+        TbClusterProperties properties = new TbClusterProperties();
+        properties.setGroupInstanceId("pod-1");
+        properties.validate();
+
+        KafkaClientConfigs configs = new KafkaClientConfigs(properties, null, null);
+
+        assertThat(configs.consumer()).containsEntry("group.instance.id", "pod-1").containsEntry("client.id", "pod-1");
+        assertThat(properties.nodeName()).isEqualTo("pod-1");
+        assertThat(properties.isNodeNameGenerated()).isFalse();
+        assertThat(properties.inboxTopicOf("pod-1")).isEqualTo("tb-actors.entities.node.pod-1");
+        assertThat(configs.inbox()).doesNotContainKeys("group.id", "group.instance.id").containsEntry("client.id", "pod-1-inbox")
+                .containsEntry("auto.offset.reset", "latest");
+    }
+
+    @Test
+    void withoutANameANodeGetsARandomOneOnceAndDynamicMembership() {
+        TbClusterProperties properties = new TbClusterProperties();
+
+        KafkaClientConfigs configs = new KafkaClientConfigs(properties, null, null);
+
+        assertThat(properties.isNodeNameGenerated()).isTrue();
+        assertThat(properties.nodeName()).startsWith("node-").isEqualTo(properties.nodeName());
+        assertThat(configs.consumer()).doesNotContainKey("group.instance.id").containsEntry("client.id", properties.nodeName());
+        assertThat(new TbClusterProperties().nodeName()).isNotEqualTo(properties.nodeName());
+    }
+
+    @Test
+    void aClientIdOtherThanTheNodeIdIsRefusedNamingBoth() {
+        TbClusterProperties properties = new TbClusterProperties();
+        properties.setNodeId("node-1");
+        properties.getConsumer().put("client.id", "other");
+
+        assertThatThrownBy(properties::validate).hasMessageContaining("tb.actors.cluster.consumer[client.id]")
+                .hasMessageContaining("other").satisfies(e -> assertThat(((io.tbactors.spring.InvalidTbActorsPropertyException) e)
+                        .getAllowed()).contains("node-1"));
+    }
+
+    @Test
+    void withoutClusteringABroadcastReachesThisNodesListenersOnly() {
+        List<io.tbactors.api.TbActorMsg> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner.withBean(TbBroadcastListener.class, () -> heard::add).run(context -> {
+            TbNodeChannel channel = context.getBean(TbNodeChannel.class);
+            assertThat(channel).isInstanceOf(LocalTbNodeChannel.class);
+            io.tbactors.api.TbActorMsg msg = new io.tbactors.api.TbActorMsg() { };
+
+            assertThat(channel.broadcast(msg)).isCompleted();
+
+            assertThat(heard).containsExactly(msg);
+            assertThat(channel.getNodeId()).isEqualTo("local");
+            assertThatThrownBy(() -> channel.broadcast(null)).isInstanceOf(IllegalArgumentException.class);
+        });
+    }
+
+    @Test
+    void withoutClusteringARequestWaitsForTheLocalActorAndFailsAfterItsTimeout() {
+        runner.withPropertyValues("test.behaviour=LATER").run(context -> {
+            TbClusterRouter router = context.getBean(TbClusterRouter.class);
+            java.util.concurrent.CompletableFuture<Void> request = router.request("DEVICE", java.util.UUID.randomUUID(),
+                    new io.tbactors.api.TbActorMsg() { }, java.time.Duration.ofMillis(200));
+
+            assertThatThrownBy(() -> request.get(10, java.util.concurrent.TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(TbClusterReplyTimeoutException.class).hasMessageContaining("PT0.2S");
+            assertThatThrownBy(() -> router.request("DEVICE", java.util.UUID.randomUUID(), new io.tbactors.api.TbActorMsg() { },
+                    java.time.Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-1S");
+        });
     }
 }

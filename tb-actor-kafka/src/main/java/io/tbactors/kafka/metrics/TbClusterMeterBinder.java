@@ -30,6 +30,9 @@ public class TbClusterMeterBinder implements MeterBinder {
     /** Counter of offset commits that failed. */
     public static final String COMMITS_FAILED = "tb.actors.cluster.commits.failed";
 
+    /** Counter: times this node gave its partitions up because it could not confirm its membership in time. */
+    public static final String FENCED = "tb.actors.cluster.fenced";
+
     /** Counter of record deliveries not completed within the processing timeout. */
     public static final String MESSAGES_TIMED_OUT = "tb.actors.cluster.messages.timed.out";
 
@@ -113,6 +116,8 @@ public class TbClusterMeterBinder implements MeterBinder {
         counter(registry, MESSAGES_REDELIVERED, "Deliveries repeated after a message came back unprocessed",
                 KafkaClusterMember::getRedeliveredCount);
         counter(registry, COMMITS_FAILED, "Offset commits that failed", KafkaClusterMember::getCommitFailureCount);
+        counter(registry, FENCED, "Times the partitions were given up for want of a confirmed membership",
+                KafkaClusterMember::getFencedCount);
         counter(registry, MESSAGES_TIMED_OUT, "Record deliveries not completed within the processing timeout",
                 KafkaClusterMember::getTimedOutCount);
         counter(registry, REBALANCES, "Changes of this node's partitions", KafkaClusterMember::getRebalanceCount);

@@ -38,37 +38,23 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.kafka.core.ProducerFactory;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Nodes of one application sharing devices through one real (embedded KRaft) broker, each node a Spring context of
  * its own in this JVM. Every test uses its own topic and group.
  */
 @Slf4j
-class ClusterIntegrationTest {
+class ClusterIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String DEVICE = ClusterTestApp.DEVICE;
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
 
     private static String brokers() {
         return broker.getBrokersAsString();

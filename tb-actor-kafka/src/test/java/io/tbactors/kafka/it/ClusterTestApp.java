@@ -7,6 +7,7 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbEntityActorId;
+import io.tbactors.kafka.TbBroadcastListener;
 import io.tbactors.kafka.TbEntityMsg;
 import io.tbactors.kafka.TestRoots;
 import io.tbactors.kafka.TbPartitionChangeMsg;
@@ -55,6 +56,11 @@ public class ClusterTestApp {
                                  @Value("${test.later-seq:0}") int laterSeq) {
         Behaviour behaviour = new Behaviour(node, processingDelay, dispatcher, failingSeq, flakySeq, flakyFailures, hangingSeq, laterSeq);
         return TestRoots.root(() -> new RootActor(store, behaviour));
+    }
+
+    @Bean
+    TbBroadcastListener broadcastLog(ReadingStore store, @Value("${test.node}") String node) {
+        return msg -> store.heard(node, msg);
     }
 
     static final class RootActor extends AbstractTbActor {

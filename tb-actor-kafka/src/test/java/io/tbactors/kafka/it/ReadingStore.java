@@ -1,6 +1,7 @@
 package io.tbactors.kafka.it;
 
 import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,7 @@ public final class ReadingStore {
     private final Path journal;
     private final Map<String, CompletableFuture<Void>> unfinished = new ConcurrentHashMap<>();
     private final Map<UUID, List<String>> attempts = new ConcurrentHashMap<>();
+    private final Map<String, List<TbActorMsg>> heard = new ConcurrentHashMap<>();
 
     /** A store in memory only. */
     public ReadingStore() {
@@ -192,5 +194,21 @@ public final class ReadingStore {
     /** @return times two nodes processed a reading of the same device at once */
     public int overlaps() {
         return overlaps.get();
+    }
+
+    /**
+     * @param node the node whose broadcast listener ran
+     * @param msg what it heard
+     */
+    public void heard(String node, TbActorMsg msg) {
+        heard.computeIfAbsent(node, n -> Collections.synchronizedList(new ArrayList<>())).add(msg);
+    }
+
+    /**
+     * @param node a node
+     * @return the broadcasts it heard, in order, a copy
+     */
+    public List<TbActorMsg> heardOn(String node) {
+        return copy(heard.get(node));
     }
 }

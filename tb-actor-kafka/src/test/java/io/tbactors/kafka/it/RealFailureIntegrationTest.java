@@ -3,36 +3,27 @@ package io.tbactors.kafka.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tbactors.kafka.TbClusterSendOutcomeUnknownException;
+import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.stream.IntStream;
 import kafka.server.BrokerServer;
 import lombok.extern.slf4j.Slf4j;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Failures that really happen: a node's process killed with SIGKILL (it never leaves the group, never commits what
@@ -41,89 +32,11 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * does; every acknowledged reading must be stored, in order per device. Duplicates are counted and reported.
  */
 @Slf4j
-class RealFailureIntegrationTest {
+class RealFailureIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final String DEVICE = ClusterTestApp.DEVICE;
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
-
-    /** What the devices of a test were told, and how often they had to resend. */
-    private static final class Devices {
-
-        final List<UUID> ids;
-        final int readingsEach;
-        final Map<UUID, Set<Integer>> acknowledged = new ConcurrentHashMap<>();
-        final AtomicInteger acks = new AtomicInteger();
-        final AtomicInteger resent = new AtomicInteger();
-        final AtomicInteger outcomeUnknown = new AtomicInteger();
-
-        Devices(int count, int readingsEach) {
-            this.ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID()).toList();
-            this.readingsEach = readingsEach;
-        }
-
-        /** Posts every device's readings in order through the node, resending a reading until it is acknowledged. */
-        List<Future<?>> post(ExecutorService senders, ClusterNode through) {
-            List<Future<?>> posting = new ArrayList<>();
-            for (UUID device : ids) {
-                posting.add(senders.submit(() -> {
-                    for (int seq = 1; seq <= readingsEach; seq++) {
-                        while (!send(through, device, seq)) {
-                            resent.incrementAndGet();
-                            TimeUnit.MILLISECONDS.sleep(100);
-                        }
-                    }
-                    return null;
-                }));
-            }
-            return posting;
-        }
-
-        private boolean send(ClusterNode through, UUID device, int seq) throws InterruptedException {
-            try {
-                through.router().send(DEVICE, device, new Reading(seq)).get(20, TimeUnit.SECONDS);
-                acknowledged.computeIfAbsent(device, d -> ConcurrentHashMap.newKeySet()).add(seq);
-                acks.incrementAndGet();
-                return true;
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof TbClusterSendOutcomeUnknownException) {
-                    outcomeUnknown.incrementAndGet();
-                }
-                return false;
-            } catch (RuntimeException | TimeoutException e) {
-                return false;
-            }
-        }
-
-        /**
-         * Asserts that every acknowledged reading was stored and that each device's readings were first stored in
-         * order; returns the duplicates.
-         *
-         * @param stored each device's readings in the order they were stored, all nodes together
-         */
-        int assertEveryAcknowledgedReadingStoredInOrder(Function<UUID, List<Integer>> stored) {
-            int duplicates = 0;
-            for (UUID device : ids) {
-                List<Integer> seqs = stored.apply(device);
-                assertThat(seqs).as("stored readings of %s", device).containsAll(acknowledged.getOrDefault(device, Set.of()));
-                List<Integer> firstTimes = seqs.stream().distinct().toList();
-                assertThat(firstTimes).as("readings of %s in the order first stored", device).isSorted();
-                duplicates += seqs.size() - firstTimes.size();
-            }
-            return duplicates;
-        }
-    }
 
     private static void awaitAll(List<Future<?>> posting) throws Exception {
         for (Future<?> future : posting) {
@@ -150,7 +63,7 @@ class RealFailureIntegrationTest {
                     int owned = survivor.member().getOwnedPartitions().size();
                     return owned > 0 && owned < ClusterNode.PARTITIONS && survivor.isActive();
                 });
-                Devices devices = new Devices(16, 60);
+                PostingDevices devices = new PostingDevices(16, 60);
                 List<Future<?>> posting = devices.post(senders, survivor);
                 // about 100 readings stored by the node to kill (a journal line is some 45 bytes)
                 await().atMost(WAIT).until(() -> Files.size(journal) > 4500);
@@ -197,7 +110,7 @@ class RealFailureIntegrationTest {
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
                 // enough readings that the devices are still posting when the broker is down
-                Devices devices = new Devices(12, 300);
+                PostingDevices devices = new PostingDevices(12, 300);
                 List<Future<?>> posting = devices.post(senders, node);
                 await().atMost(WAIT).until(() -> devices.acks.get() >= 100);
 
@@ -265,6 +178,48 @@ class RealFailureIntegrationTest {
         } finally {
             if (server.isShutdown()) {
                 // the next tests of this class need the broker
+                server.startup();
+            }
+        }
+    }
+
+    /**
+     * A node cut off from Kafka cannot tell whether the group still counts it: once it has not heard from the group's
+     * coordinator for the session timeout, by which time the group has given its partitions away, it gives them up
+     * itself (its actors for them stop, local sends go through Kafka) and takes them back when it rejoins.
+     */
+    @Test
+    void aNodeThatCannotConfirmItsMembershipWithinTheSessionTimeoutStopsProcessingItsPartitionsUntilItRejoins() throws Exception {
+        ReadingStore store = new ReadingStore();
+        BrokerServer server = null;
+        try (ClusterNode node = ClusterNode.start("A", broker.getBrokersAsString(), "fenced", store,
+                "tb.actors.cluster.connectivity-check-interval=500ms", "tb.actors.cluster.send-timeout=1s")) {
+            await().atMost(WAIT).until(() -> node.isActive() && node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            UUID device = UUID.randomUUID();
+            node.router().send(DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> node.router().isLocal(device));
+
+            server = TestBrokers.stopBrokerServer(broker);
+            long stoppedAt = System.nanoTime();
+
+            await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().isEmpty());
+            Duration fencedAfter = Duration.ofNanos(System.nanoTime() - stoppedAt);
+            log.info("Fenced {} after the broker stopped (session timeout 6 s)", fencedAfter);
+            assertThat(fencedAfter).as("not before the session timeout").isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+            assertThat(node.router().isLocal(device)).as("local processing stopped").isFalse();
+            await().atMost(WAIT).until(() -> store.stoppedOn("A").stream().anyMatch(id -> id.toString().endsWith(device.toString())));
+            assertThat(node.member().getFencedCount()).isEqualTo(1);
+            assertThat(node.meters().get(TbClusterMeterBinder.FENCED).functionCounter().count()).isEqualTo(1);
+
+            server.startup();
+            await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            node.router().send(DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
+            // reading 1 is processed again when its offset was not committed before the broker stopped (at least once)
+            await().atMost(WAIT).untilAsserted(() -> assertThat(store.readings(device).stream().map(ReadingStore.Processed::seq)
+                    .distinct().toList()).containsExactly(1, 2));
+            log.info("Fencing: readings stored {}", store.readings(device));
+        } finally {
+            if (server != null && server.isShutdown()) {
                 server.startup();
             }
         }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tbactors.kafka.DeadLetterPublisher;
 import io.tbactors.kafka.EntityPartitioner;
 import io.tbactors.kafka.KafkaClusterMember;
+import io.tbactors.kafka.actuate.DeadLettersEndpoint;
 import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,11 +24,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Records whose processing fails, never completes or is refused by a full mailbox, on one node whose every message
@@ -35,7 +33,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * processed or, after its retries, written to the dead-letter topic; only then do the device's later records go on
  * and is its offset committed.
  */
-class RecordFailureIntegrationTest {
+class RecordFailureIntegrationTest extends BrokerPerClass {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String DEVICE = ClusterTestApp.DEVICE;
@@ -45,17 +43,6 @@ class RecordFailureIntegrationTest {
         "tb.actors.cluster.max-redelivery-delay=200ms"
     };
 
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = TestBrokers.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        TestBrokers.stop(broker);
-    }
 
     private static ClusterNode startAlone(String topic, ReadingStore store, String... properties) {
         List<String> all = new ArrayList<>(List.of(THROUGH_KAFKA));
@@ -125,6 +112,12 @@ class RecordFailureIntegrationTest {
             assertThat(health.health().getDetails()).containsEntry("deadLetteredRecords", 2L)
                     .containsEntry("recentDeadLetters", node.member().getRecentDeadLetters());
             assertThat(node.meters().get(TbClusterMeterBinder.RECORDS_DEAD_LETTERED).functionCounter().count()).isEqualTo(2);
+            DeadLettersEndpoint.DeadLettersDescriptor endpoint = new DeadLettersEndpoint(node.member()).deadLetters();
+            assertThat(endpoint.topic()).isEqualTo(topic + ".dlt");
+            assertThat(endpoint.total()).isEqualTo(2);
+            assertThat(endpoint.byReason()).containsEntry(DeadLetterPublisher.Reason.FAILED, 2L)
+                    .containsEntry(DeadLetterPublisher.Reason.TIMED_OUT, 0L).containsEntry(DeadLetterPublisher.Reason.NOT_PROCESSED, 0L);
+            assertThat(endpoint.recent()).isEqualTo(node.member().getRecentDeadLetters());
             assertThat(node.member().getFailedCount()).isEqualTo(6);
             for (UUID device : devices) {
                 TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));

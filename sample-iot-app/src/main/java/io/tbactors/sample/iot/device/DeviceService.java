@@ -6,9 +6,10 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
+import io.tbactors.sample.iot.cluster.AdminChanges;
+import io.tbactors.sample.iot.cluster.DeviceTokenChangedMsg;
 import io.tbactors.sample.iot.tenant.DefaultTenant;
 import io.tbactors.sample.iot.web.NotFoundException;
-import io.tbactors.spring.ActorSystemContext;
 import lombok.RequiredArgsConstructor;
 import org.springframework.cache.annotation.CacheEvict;
 import org.springframework.cache.annotation.Cacheable;
@@ -31,7 +32,7 @@ public class DeviceService {
 
     private final SecureRandom random = new SecureRandom();
     private final DeviceRepository repository;
-    private final ActorSystemContext actorSystemContext;
+    private final AdminChanges adminChanges;
 
     /**
      * Creates a device in the default tenant with a new random access token.
@@ -48,7 +49,10 @@ public class DeviceService {
         }
         Device device = new Device(UUID.randomUUID(), DefaultTenant.ID, name, type, newAccessToken(),
                 System.currentTimeMillis(), null);
-        return repository.save(device);
+        Device saved = repository.save(device);
+        // another node may have cached the token as unknown
+        adminChanges.publish(new DeviceTokenChangedMsg(saved.accessToken()), "Device " + saved.id());
+        return saved;
     }
 
     /**
@@ -91,7 +95,8 @@ public class DeviceService {
     }
 
     /**
-     * Deletes a device with its telemetry, attributes and alarms, and stops its actor.
+     * Deletes a device with its telemetry, attributes and alarms, and, on every node, forgets its token and stops its
+     * actor.
      *
      * @param id the id
      * @return the deleted device, whose token is evicted from the cache
@@ -101,7 +106,9 @@ public class DeviceService {
     public Device delete(UUID id) {
         Device device = getById(id);
         repository.delete(device);
-        actorSystemContext.tellWithHighPriority(new DeviceDeletedMsg(device.tenantId(), device.id()));
+        String what = "The deletion of device " + device.id();
+        adminChanges.publish(new DeviceTokenChangedMsg(device.accessToken()), what);
+        adminChanges.publish(new DeviceDeletedMsg(device.tenantId(), device.id()), what);
         return device;
     }
 

@@ -1,23 +1,21 @@
 package io.tbactors.sample.iot.rule;
 
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
+import io.tbactors.sample.iot.cluster.AdminChanges;
 import io.tbactors.sample.iot.web.NotFoundException;
 import io.tbactors.spring.ActorSystemContext;
-import org.springframework.cache.Cache;
-import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.stereotype.Service;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Stores rule chains and tells their actors about changes. Chains are read through the {@value #RULE_CHAINS}
- * cache, which an update evicts before the chain actor is told to reload.
+ * Stores rule chains and tells their actors about changes, on every node. Chains are read through the
+ * {@value #RULE_CHAINS} cache, which every node evicts before its chain actor is told to reload.
  */
 @Service
 public class RuleChainService {
@@ -29,22 +27,23 @@ public class RuleChainService {
     private final RuleChainValidator validator;
     private final JsonMapper jsonMapper;
     private final ActorSystemContext actorSystemContext;
-    private final Cache cache;
+    private final AdminChanges adminChanges;
 
     /**
      * @param repository the table
      * @param validator checks chains
      * @param jsonMapper reads and writes definitions
-     * @param actorSystemContext tells the actors about updates
-     * @param cacheManager holds the {@value #RULE_CHAINS} cache
+     * @param actorSystemContext tells whether the actors have started
+     * @param adminChanges tells every node (this one included) about a change: each evicts the cached chain and tells
+     *     its chain actor to reload
      */
     public RuleChainService(RuleChainRepository repository, RuleChainValidator validator, JsonMapper jsonMapper,
-                            ActorSystemContext actorSystemContext, CacheManager cacheManager) {
+                            ActorSystemContext actorSystemContext, AdminChanges adminChanges) {
         this.repository = repository;
         this.validator = validator;
         this.jsonMapper = jsonMapper;
         this.actorSystemContext = actorSystemContext;
-        this.cache = Objects.requireNonNull(cacheManager.getCache(RULE_CHAINS), "cache " + RULE_CHAINS + " is not configured");
+        this.adminChanges = adminChanges;
     }
 
     /**
@@ -104,7 +103,6 @@ public class RuleChainService {
         RuleChainDefinition definition = validator.parse(json, current.name());
         RuleChain saved = repository.save(new RuleChain(current.id(), current.tenantId(), definition.name(), current.root(),
                 jsonMapper.writeValueAsString(definition), current.createdTime(), System.currentTimeMillis(), current.version()));
-        cache.evict(id);
         notifyActors(new RuleChainUpdatedMsg(saved.tenantId(), saved.id()));
         return saved;
     }
@@ -119,9 +117,9 @@ public class RuleChainService {
     }
 
     private void notifyActors(RuleChainUpdatedMsg msg) {
-        // before the actors start (first-start bootstrap) there is no one to tell: the tenant actor loads chains in init
+        // before the actors start (first-start bootstrap) there is no one to tell: the tenant actors load chains in init
         if (actorSystemContext.getRootActor() != null) {
-            actorSystemContext.tellWithHighPriority(msg);
+            adminChanges.publish(msg, "Rule chain " + msg.ruleChainId());
         }
     }
 

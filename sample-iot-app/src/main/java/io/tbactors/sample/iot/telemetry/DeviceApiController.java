@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.tbactors.kafka.TbClusterRemoteFailureException;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
 import io.tbactors.sample.iot.cluster.ClusterDevicePublisher;
@@ -163,6 +164,12 @@ public class DeviceApiController {
         if (cause instanceof RuleChainFailureException chainFailed) {
             return ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
                     "The root rule chain failed on the message, so it is not (fully) stored: " + chainFailed.getMessage(), path);
+        }
+        if (cause instanceof TbClusterRemoteFailureException remote) {
+            // the cluster profile: the device's owner node gave the message up after its retries
+            HttpStatus status = "FAILED".equals(remote.getReason()) ? HttpStatus.INTERNAL_SERVER_ERROR : HttpStatus.SERVICE_UNAVAILABLE;
+            return ProblemResponses.of(status, "The device's owner node gave the message up, so it is not (fully) stored: "
+                    + remote.getReason() + ": " + remote.getError(), path);
         }
         if (cause instanceof MessageNotAcceptedException notAccepted && notAccepted.isMailboxFull()) {
             return tooManyRequests("The device sends faster than it is processed, slow down: " + notAccepted.getMessage(), path);

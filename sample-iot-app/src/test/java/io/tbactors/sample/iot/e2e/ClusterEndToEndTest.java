@@ -65,18 +65,41 @@ class ClusterEndToEndTest {
         return new ApiClient(Integer.parseInt(node.getEnvironment().getProperty("local.server.port")));
     }
 
+    /** Two nodes on one fresh database and topic, once they have split the partitions; closed in reverse order. */
+    private record TwoNodes(ConfigurableApplicationContext a, ConfigurableApplicationContext b) implements AutoCloseable {
+
+        static TwoNodes start(String name) {
+            String database = "jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+            String topic = "sample-" + name + "-" + UUID.randomUUID();
+            ConfigurableApplicationContext a = startNode(database, topic);
+            ConfigurableApplicationContext b;
+            try {
+                b = startNode(database, topic);
+            } catch (RuntimeException e) {
+                a.close();
+                throw e;
+            }
+            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
+                    && owned(a).size() + owned(b).size() == PARTITIONS);
+            return new TwoNodes(a, b);
+        }
+
+        @Override
+        public void close() {
+            b.close();
+            a.close();
+        }
+    }
+
     private static Set<Integer> owned(ConfigurableApplicationContext node) {
         return node.getBean(KafkaClusterMember.class).getOwnedPartitions();
     }
 
     @Test
     void telemetryPostedToEitherNodeIsProcessedByTheDevicesOwnerAndStoredOnceInOrder() throws Exception {
-        String database = "jdbc:h2:mem:cluster-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        String topic = "sample-cluster-" + UUID.randomUUID();
-        try (ConfigurableApplicationContext a = startNode(database, topic);
-             ConfigurableApplicationContext b = startNode(database, topic)) {
-            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                    && owned(a).size() + owned(b).size() == PARTITIONS);
+        try (TwoNodes cluster = TwoNodes.start("cluster")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
             List<ApiClient> nodes = List.of(api(a), api(b));
             List<ApiClient.Device> devices = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
@@ -126,12 +149,9 @@ class ClusterEndToEndTest {
 
     @Test
     void whenANodeStopsWhileDevicesPostItsPartitionsMoveAndEveryReadingAnswered200IsStored() throws Exception {
-        String database = "jdbc:h2:mem:failover-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        String topic = "sample-failover-" + UUID.randomUUID();
-        try (ConfigurableApplicationContext a = startNode(database, topic)) {
-            ConfigurableApplicationContext b = startNode(database, topic);
-            await().atMost(WAIT).until(() -> !owned(a).isEmpty() && !owned(b).isEmpty()
-                    && owned(a).size() + owned(b).size() == PARTITIONS);
+        try (TwoNodes cluster = TwoNodes.start("failover")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
             ApiClient survivor = api(a);
             List<ApiClient.Device> devices = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -178,6 +198,90 @@ class ClusterEndToEndTest {
                     assertThat(stored).as("device %s", device.id()).containsAll(expected);
                 });
             }
+        }
+    }
+
+    private static java.util.List<Long> storedSeqs(ApiClient node, ApiClient.Device device) {
+        JsonNode history = node.get(TelemetryEndToEndTest.historyPath(device) + "?keys=seq&limit=1000").json();
+        if (!history.has("seq")) {
+            return List.of();
+        }
+        return history.get("seq").valueStream().map(v -> v.get("value").longValue()).toList();
+    }
+
+    @Test
+    void aReadingAnswered200ByANodeThatDoesNotOwnTheDeviceIsAlreadyStoredWhenTheAnswerComes() throws Exception {
+        try (TwoNodes cluster = TwoNodes.start("stored")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
+            ApiClient viaA = api(a);
+            List<ApiClient.Device> ownedByB = new ArrayList<>();
+            for (int i = 0; ownedByB.size() < 4; i++) {
+                ApiClient.Device device = viaA.createDevice("remote-device-" + i);
+                if (owned(b).contains(io.tbactors.kafka.EntityPartitioner.partition(device.id(), PARTITIONS))) {
+                    ownedByB.add(device);
+                }
+            }
+            int readings = 20;
+            for (int seq = 1; seq <= readings; seq++) {
+                for (ApiClient.Device device : ownedByB) {
+                    assertThat(viaA.postAsDevice(device.token(), "telemetry",
+                            "{\"ts\": " + (1000 + seq) + ", \"values\": {\"seq\": " + seq + "}}").status())
+                            .as("reading %d of %s", seq, device.id()).isEqualTo(200);
+                    // no wait: a 200 from any node means stored
+                    assertThat(storedSeqs(viaA, device)).as("stored readings of %s right after the 200 of %d", device.id(), seq)
+                            .contains((long) seq);
+                }
+            }
+            for (ApiClient.Device device : ownedByB) {
+                assertThat(storedSeqs(viaA, device)).as("device %s", device.id()).containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.LongStream.rangeClosed(1, readings).boxed().toList());
+            }
+            assertThat(a.getBean(io.tbactors.kafka.KafkaTbNodeChannel.class).getRequestsSentCount())
+                    .as("readings sent to B as requests").isGreaterThanOrEqualTo((long) readings * ownedByB.size());
+        }
+    }
+
+    @Test
+    void aDeviceDeletedOnOneNodeIsForgottenByEveryNodeAndARuleChainUpdateIsEvictedEverywhere() throws Exception {
+        try (TwoNodes cluster = TwoNodes.start("admin")) {
+            ConfigurableApplicationContext a = cluster.a();
+            ConfigurableApplicationContext b = cluster.b();
+            ApiClient viaA = api(a);
+            ApiClient viaB = api(b);
+            ApiClient.Device device = viaA.createDevice("deleted-elsewhere");
+            String reading = "{\"temperature\": 21}";
+            assertThat(viaB.postAsDevice(device.token(), "telemetry", reading).status()).as("B knows the device").isEqualTo(200);
+            org.springframework.cache.Cache tokensOnB = b.getBean(org.springframework.cache.CacheManager.class)
+                    .getCache(io.tbactors.sample.iot.device.DeviceService.DEVICES_BY_TOKEN);
+            assertThat(tokensOnB.get(device.token())).as("B cached the token").isNotNull();
+
+            assertThat(viaA.delete("/api/devices/" + device.id()).status()).isIn(200, 204);
+
+            await().atMost(WAIT).until(() -> tokensOnB.get(device.token()) == null);
+            assertThat(viaB.postAsDevice(device.token(), "telemetry", reading).status()).as("B after the deletion on A").isEqualTo(401);
+
+            JsonNode chains = viaA.get("/api/rule-chains").json();
+            JsonNode root = chains.valueStream().filter(chain -> chain.get("root").booleanValue()).findFirst().orElseThrow();
+            UUID chainId = UUID.fromString(root.get("id").stringValue());
+            org.springframework.cache.Cache chainsOnB = b.getBean(org.springframework.cache.CacheManager.class)
+                    .getCache(io.tbactors.sample.iot.rule.RuleChainService.RULE_CHAINS);
+            b.getBean(io.tbactors.sample.iot.rule.RuleChainService.class).findById(chainId);
+            assertThat(chainsOnB.get(chainId)).as("B cached the root chain").isNotNull();
+            JsonNode definition = viaA.get("/api/rule-chains/" + chainId).json();
+
+            ApiClient.Response updated = viaA.put("/api/rule-chains/" + chainId, definition.toString());
+            assertThat(updated.status()).isEqualTo(200);
+            long version = updated.json().get("version").longValue();
+            assertThat(version).isGreaterThan(definition.get("version").longValue());
+
+            // B evicted its copy, and its chain actor reloaded the new version (which B caches again)
+            await().atMost(WAIT).until(() -> {
+                org.springframework.cache.Cache.ValueWrapper cached = chainsOnB.get(chainId);
+                // Spring caches what an Optional holds
+                return cached == null || cached.get() instanceof io.tbactors.sample.iot.rule.RuleChain chain
+                        && chain.version() == version;
+            });
         }
     }
 }
