@@ -9,10 +9,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
- * The {@code deadletters} endpoint: the records this node wrote to the dead-letter topic since it started, counted
+ * The {@code tbactorsdeadletters} endpoint: the records this node wrote to the dead-letter topic since it started, counted
  * by reason, and the most recent of them with entity, partition, offset, reason, error and attempts.
  */
-@Endpoint(id = "deadletters")
+@Endpoint(id = "tbactorsdeadletters")
 public class DeadLettersEndpoint {
 
     private final KafkaClusterMember member;
