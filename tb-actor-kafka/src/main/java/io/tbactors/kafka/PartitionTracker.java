@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (different entities, different actors); the commit never passes one that has not completed.
  *
  * <p>Local sends start only once the partition is caught up: read up to its end offset at assignment and past every
- * record this node itself sent to it, with none of those sends still unanswered. Until then a sender whose earlier
- * message went through Kafka would see a later one, told locally, overtake it.
+ * record this node itself sent to it, with none of those sends still unanswered and every one of those records
+ * completed by its actor. Until then a sender whose earlier message went through Kafka would see a later one, told
+ * locally, overtake it.
  *
  * <p>Each assignment starts a new generation; completions of records handed in an earlier one are ignored.
  */
@@ -160,11 +161,20 @@ final class PartitionTracker {
      */
     synchronized boolean caughtUpAt(long position) {
         if (state == State.CATCHING_UP && catchUpTarget >= 0 && position >= catchUpTarget
-                && remoteUnanswered == 0 && position > lastRemoteOffset) {
+                && remoteUnanswered == 0 && position > lastRemoteOffset && !awaitedInFlight()) {
             state = State.OWNED;
             return true;
         }
         return false;
+    }
+
+    /**
+     * @return whether a record the catching up waits for (one before the assignment's end offset, or up to this node's
+     *     last send through Kafka) is still with the actors: read is not enough, as a local send told now would
+     *     overtake it at its actor
+     */
+    private boolean awaitedInFlight() {
+        return !inFlightOffsets.isEmpty() && inFlightOffsets.firstKey() <= Math.max(catchUpTarget - 1, lastRemoteOffset);
     }
 
     /** @param offset a record handed to the actors in the current generation */

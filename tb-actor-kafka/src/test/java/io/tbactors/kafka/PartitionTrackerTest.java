@@ -69,6 +69,32 @@ class PartitionTrackerTest {
         tracker.releaseLocal();
     }
 
+    /**
+     * A sender's message went through Kafka while the partition was caught up to; the consumer has read it, but its
+     * actor has not processed it yet (it waits behind its entity's earlier record). A local send of the same sender
+     * would be told to the actor at once and overtake it, so local sends wait until it completed.
+     */
+    @Test
+    void localSendsWaitUntilTheRecordsReadWhileCatchingUpHaveCompleted() {
+        int generation = tracker.assign();
+        tracker.catchUpTo(3);
+        assertThat(tracker.route()).isEqualTo(PartitionTracker.Route.KAFKA);
+        tracker.handed(2);
+        tracker.remoteAnswered(4);
+        tracker.handed(3);
+        tracker.handed(4);
+        tracker.completed(generation, 3);
+        assertThat(tracker.caughtUpAt(5)).as("records 2 and 4 were read but are still with the actors").isFalse();
+        tracker.completed(generation, 4);
+        assertThat(tracker.caughtUpAt(5)).as("record 2 (before the assignment's end) is still with the actors").isFalse();
+        tracker.completed(generation, 2);
+        tracker.handed(5);
+        assertThat(tracker.caughtUpAt(6)).as("record 5 is another node's send, read after everything this node waits for")
+                .isTrue();
+        assertThat(tracker.route()).isEqualTo(PartitionTracker.Route.LOCAL);
+        tracker.releaseLocal();
+    }
+
     @Test
     void aRevocationWaitsForTheLocalSendsAndRecordsInFlightUpToItsTimeout() throws Exception {
         int generation = tracker.assign();

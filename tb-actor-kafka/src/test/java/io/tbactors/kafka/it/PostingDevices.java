@@ -29,10 +29,26 @@ final class PostingDevices {
     final AtomicInteger acks = new AtomicInteger();
     final AtomicInteger resent = new AtomicInteger();
     final AtomicInteger outcomeUnknown = new AtomicInteger();
+    /** For open-ended posting: how many more readings each device posts once told to finish, or -1 until then. */
+    private volatile int moreBeforeTheEnd = -1;
 
+    /**
+     * @param count the devices
+     * @param readingsEach the readings each device posts, or {@link Integer#MAX_VALUE} to post until {@link #finish}
+     */
     PostingDevices(int count, int readingsEach) {
         this.ids = IntStream.range(0, count).mapToObj(i -> UUID.randomUUID()).toList();
         this.readingsEach = readingsEach;
+    }
+
+    /**
+     * Ends open-ended posting: each device posts this many more readings after the one it is at, then stops, so the
+     * load is known to go on past the moment this is called.
+     *
+     * @param more readings each device still posts
+     */
+    void finish(int more) {
+        moreBeforeTheEnd = more;
     }
 
     /** Posts every device's readings in order through the node, resending a reading until it is acknowledged. */
@@ -52,7 +68,12 @@ final class PostingDevices {
         List<Future<?>> posting = new ArrayList<>();
         for (UUID device : ids) {
             posting.add(senders.submit(() -> {
-                for (int seq = 1; seq <= readingsEach; seq++) {
+                int last = readingsEach;
+                for (int seq = 1; seq <= last; seq++) {
+                    int more = moreBeforeTheEnd;
+                    if (more >= 0 && last == Integer.MAX_VALUE) {
+                        last = seq + more;
+                    }
                     while (!send(through.apply(seq), device, seq, request)) {
                         resent.incrementAndGet();
                         TimeUnit.MILLISECONDS.sleep(100);
