@@ -97,6 +97,91 @@ class RealFailureIntegrationTest extends BrokerPerClass {
         }
     }
 
+    private static Process startNodeProcess(String topic, Path journal, String name, Path output, String... properties)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), KillableNodeMain.class.getName(),
+                broker.getBrokersAsString(), topic, journal.toString(), name));
+        command.addAll(List.of(properties));
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+    }
+
+    /**
+     * A rolling restart with static membership: a node's process is stopped with SIGTERM and started again with the
+     * same {@code group-instance-id} within the session timeout, while devices post through the other node. The other
+     * node sees no rebalance at all (its partitions never move), the restarted node gets its own partitions back, and
+     * every acknowledged reading, including those sent while it was down, is stored in order per device.
+     */
+    @Test
+    void aStaticMemberRestartedWithinTheSessionTimeoutGetsItsPartitionsBackWithoutARebalanceOfTheOthers() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "rolling";
+        Path journal = Files.createTempFile("restarted-node", ".journal");
+        Path output = Path.of("target", "restarted-node.log");
+        Files.deleteIfExists(output);
+        String[] staticMember = {"tb.actors.cluster.consumer[session.timeout.ms]=45000"};
+        try (ClusterNode survivor = ClusterNode.start("B", broker.getBrokersAsString(), topic, store,
+                "test.processing-delay=2ms", "tb.actors.cluster.group-instance-id=node-b", staticMember[0])) {
+            await().atMost(WAIT).until(() -> survivor.isActive()
+                    && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            Process first = startNodeProcess(topic, journal, "K", output, "tb.actors.cluster.group-instance-id=node-k",
+                    staticMember[0]);
+            Process second = null;
+            ExecutorService senders = Executors.newFixedThreadPool(8);
+            try {
+                await().atMost(WAIT).until(() -> {
+                    int owned = survivor.member().getOwnedPartitions().size();
+                    return owned > 0 && owned < ClusterNode.PARTITIONS && survivor.isActive();
+                });
+                PostingDevices devices = new PostingDevices(16, Integer.MAX_VALUE);
+                List<Future<?>> posting = devices.post(senders, survivor);
+                // the restarted node has processed readings: both rounds of the rebalance it caused are over
+                await().atMost(WAIT).until(() -> Files.size(journal) > 2000);
+                long rebalances = survivor.member().getRebalanceCount();
+                java.util.Set<Integer> survivorOwns = survivor.member().getOwnedPartitions();
+
+                first.destroy();
+                assertThat(first.waitFor(60, TimeUnit.SECONDS)).as("the node stopped on SIGTERM").isTrue();
+                assertThat(first.exitValue()).as("SIGTERM's exit status").isEqualTo(143);
+                int acksWhileDown = devices.acks.get();
+                long journalAtStop = Files.size(journal);
+                second = startNodeProcess(topic, journal, "K", output, "tb.actors.cluster.group-instance-id=node-k",
+                        staticMember[0]);
+                await().atMost(WAIT).until(() -> Files.size(journal) > journalAtStop + 2000);
+                devices.finish(20);
+                awaitAll(posting);
+                assertThat(survivor.member().getRebalanceCount()).as("rebalances the survivor saw during the restart")
+                        .isEqualTo(rebalances);
+                assertThat(survivor.member().getOwnedPartitions()).isEqualTo(survivorOwns);
+
+                // no partition moved: the restarted node's journal, then the survivor's store, hold each device's order
+
+                Function<UUID, List<Integer>> stored = device -> {
+                    List<Integer> seqs = new ArrayList<>(ReadingStore.readJournal(journal).getOrDefault(device, List.of()).stream()
+                            .map(ReadingStore.Processed::seq).toList());
+                    seqs.addAll(store.readings(device).stream().map(ReadingStore.Processed::seq).toList());
+                    return seqs;
+                };
+                await().atMost(WAIT).untilAsserted(() -> devices.assertEveryAcknowledgedReadingStoredInOrder(stored));
+                int duplicates = devices.assertEveryAcknowledgedReadingStoredInOrder(stored);
+                log.info("Rolling restart of a static member: {} readings acknowledged, {} of them after the stop, "
+                                + "{} resent, {} duplicates; the survivor owned {} of {} partitions throughout", devices.acks.get(),
+                        devices.acks.get() - acksWhileDown, devices.resent.get(), duplicates, survivorOwns.size(),
+                        ClusterNode.PARTITIONS);
+            } finally {
+                senders.shutdownNow();
+                first.destroyForcibly();
+                if (second != null) {
+                    second.destroy();
+                    if (!second.waitFor(60, TimeUnit.SECONDS)) {
+                        second.destroyForcibly();
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void theBrokerStoppedAndRestartedUnderLoadTurnsHealthDownAndLosesNoAcknowledgedReading() throws Exception {
         ReadingStore store = new ReadingStore();
