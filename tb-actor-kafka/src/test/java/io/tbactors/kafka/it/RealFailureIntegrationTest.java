@@ -53,10 +53,8 @@ class RealFailureIntegrationTest extends BrokerPerClass {
         try (ClusterNode survivor = ClusterNode.start("B", broker.getBrokersAsString(), topic, store, "test.processing-delay=2ms")) {
             await().atMost(WAIT).until(() -> survivor.isActive()
                     && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-            Process killed = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), KillableNodeMain.class.getName(),
-                    broker.getBrokersAsString(), topic, journal.toString(), "K")
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            Files.deleteIfExists(output);
+            Process killed = startNodeProcess(topic, journal, "K", output);
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
                 await().atMost(WAIT).until(() -> {
@@ -120,13 +118,13 @@ class RealFailureIntegrationTest extends BrokerPerClass {
         Path journal = Files.createTempFile("restarted-node", ".journal");
         Path output = Path.of("target", "restarted-node.log");
         Files.deleteIfExists(output);
-        String[] staticMember = {"tb.actors.cluster.consumer[session.timeout.ms]=45000"};
-        try (ClusterNode survivor = ClusterNode.start("B", broker.getBrokersAsString(), topic, store,
-                "test.processing-delay=2ms", "tb.actors.cluster.group-instance-id=node-b", staticMember[0])) {
+        String longSession = "tb.actors.cluster.consumer[session.timeout.ms]=45000";
+        try (ClusterNode survivor = ClusterNode.start("B", broker.getBrokersAsString(), topic, store, "test.processing-delay=2ms",
+                "tb.actors.cluster.group-instance-id=node-b", longSession)) {
             await().atMost(WAIT).until(() -> survivor.isActive()
                     && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
             Process first = startNodeProcess(topic, journal, "K", output, "tb.actors.cluster.group-instance-id=node-k",
-                    staticMember[0]);
+                    longSession);
             Process second = null;
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
@@ -147,7 +145,7 @@ class RealFailureIntegrationTest extends BrokerPerClass {
                 int acksWhileDown = devices.acks.get();
                 long journalAtStop = Files.size(journal);
                 second = startNodeProcess(topic, journal, "K", output, "tb.actors.cluster.group-instance-id=node-k",
-                        staticMember[0]);
+                        longSession);
                 await().atMost(WAIT).until(() -> Files.size(journal) > journalAtStop + 2000);
                 devices.finish(20);
                 awaitAll(posting);
