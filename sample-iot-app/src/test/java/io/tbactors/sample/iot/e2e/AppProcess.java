@@ -140,6 +140,18 @@ final class AppProcess implements AutoCloseable {
         return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Sends SIGKILL and waits for the JVM to end: no shutdown hook runs, nothing is drained or closed.
+     *
+     * @param timeout the longest wait
+     * @return whether it ended in time
+     * @throws InterruptedException when interrupted
+     */
+    boolean kill(Duration timeout) throws InterruptedException {
+        process.destroyForcibly();
+        return process.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     /** Kills it if it is still running. */
     @Override
     public void close() {
