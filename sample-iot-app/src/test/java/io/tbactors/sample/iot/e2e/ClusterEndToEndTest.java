@@ -14,14 +14,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.tbactors.kafka.KafkaClusterMember;
 import io.tbactors.sample.iot.SampleIotApplication;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,26 +25,9 @@ import tools.jackson.databind.JsonNode;
  * posted to either node over HTTP is processed by the node that owns the device's partition, and every reading
  * answered 200 is stored once, in order.
  */
-class ClusterEndToEndTest {
+class ClusterEndToEndTest extends KafkaClusterTest {
 
-    private static final int PARTITIONS = 6;
     private static final Duration WAIT = Duration.ofSeconds(60);
-
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS);
-        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
-        broker.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.destroy();
-        }
-    }
 
     private static ConfigurableApplicationContext startNode(String database, String topic) {
         return new SpringApplicationBuilder(SampleIotApplication.class)
@@ -89,10 +68,6 @@ class ClusterEndToEndTest {
             b.close();
             a.close();
         }
-    }
-
-    private static Set<Integer> owned(ConfigurableApplicationContext node) {
-        return node.getBean(KafkaClusterMember.class).getOwnedPartitions();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.tbactors.sample.iot.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tbactors.kafka.KafkaClusterMember;
 import io.tbactors.sample.iot.SampleIotApplication;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import lombok.extern.slf4j.Slf4j;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,30 +32,9 @@ import tools.jackson.databind.JsonNode;
  * resend what was not answered. Every reading answered 200, by either node, must be in the database.
  */
 @Slf4j
-class ClusterSigkillEndToEndTest {
+class ClusterSigkillEndToEndTest extends KafkaClusterTest {
 
-    private static final int PARTITIONS = 6;
     private static final Duration WAIT = Duration.ofSeconds(90);
-
-    private static EmbeddedKafkaKraftBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = new EmbeddedKafkaKraftBroker(1, PARTITIONS);
-        broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
-        broker.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.destroy();
-        }
-    }
-
-    private static Set<Integer> owned(ConfigurableApplicationContext node) {
-        return node.getBean(KafkaClusterMember.class).getOwnedPartitions();
-    }
 
     @Test
     void aNodeKilledWithSigkillWhileDevicesPostThroughBothNodesLosesNoReadingAnswered200() throws Exception {
