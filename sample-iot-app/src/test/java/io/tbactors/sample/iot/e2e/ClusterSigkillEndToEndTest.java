@@ -52,9 +52,10 @@ class ClusterSigkillEndToEndTest extends KafkaClusterTest {
         survivorArgs.addAll(List.of(cluster));
         List<String> killedArgs = new ArrayList<>(List.of("--spring.profiles.active=cluster"));
         killedArgs.addAll(List.of(cluster));
+        String served = "jdbc:h2:tcp://localhost:" + h2Port + "/" + file;
         try (ConfigurableApplicationContext survivor = new SpringApplicationBuilder(SampleIotApplication.class)
                 .profiles("test", "cluster").run(survivorArgs.toArray(String[]::new));
-             AppProcess killed = AppProcess.start("jdbc:h2:tcp://localhost:" + h2Port + "/" + file, "384m", killedArgs.toArray(String[]::new))) {
+             AppProcess killed = AppProcess.start(served, "384m", killedArgs.toArray(String[]::new))) {
             await().atMost(WAIT).until(() -> !owned(survivor).isEmpty() && owned(survivor).size() < PARTITIONS);
             ApiClient survivorApi = new ApiClient(Integer.parseInt(survivor.getEnvironment().getProperty("local.server.port")));
             List<ApiClient.Device> devices = new ArrayList<>();
