@@ -6,6 +6,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -31,6 +32,10 @@ public class SampleProperties {
     /** Device-facing HTTP API. */
     @Valid
     private final DeviceApi deviceApi = new DeviceApi();
+
+    /** Device-facing MQTT API (ThingsBoard's MQTT transport). */
+    @Valid
+    private final Mqtt mqtt = new Mqtt();
 
     /** Rule engine. */
     @Valid
@@ -114,6 +119,49 @@ public class SampleProperties {
         public boolean isTenantBoundAtLeastDeviceBound() {
             return maxInFlightPerTenant >= maxInFlightPerDevice;
         }
+    }
+
+    /**
+     * MQTT device API settings. Payloads share the device API's limits ({@code sample.device-api.*}): the size limit,
+     * the in-flight bounds and the accepted reading times.
+     */
+    @Getter
+    @Setter
+    public static class Mqtt {
+
+        /** Whether the MQTT device API listens ({@code sample.mqtt.port}). */
+        private boolean enabled = true;
+
+        /** TCP port of the MQTT device API; 0 picks a free one (its number is in {@code local.mqtt.port}). */
+        @Min(0)
+        @Max(65535)
+        private int port = 1883;
+
+        /** Address to listen on; by default every interface. */
+        @NotBlank
+        private String bindAddress = "0.0.0.0";
+
+        /**
+         * Most messages of one connection taken into the rule engine and not yet stored; at this many the server stops
+         * reading the connection until one is stored (TCP back-pressure). Keep it below the device dispatcher's
+         * {@code mailbox-bound}.
+         */
+        @Min(1)
+        @Max(65535)
+        private int maxInFlightPerConnection = 256;
+
+        /** Longest time from a connection's opening to its CONNECT packet; a slower one is closed. */
+        @NotNull
+        private Duration connectTimeout = Duration.ofSeconds(10);
+
+        /** Longest time a stop waits for the messages in flight to be stored and acknowledged before closing. */
+        @NotNull
+        private Duration stopTimeout = Duration.ofSeconds(20);
+
+        /** Threads that read and write the connections. */
+        @Min(1)
+        @Max(256)
+        private int ioThreads = 2;
     }
 
     /** Rule engine settings. */
