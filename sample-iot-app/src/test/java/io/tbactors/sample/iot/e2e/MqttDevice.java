@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 
+import org.eclipse.paho.client.mqttv3.IMqttActionListener;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.IMqttToken;
 import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
@@ -84,6 +85,10 @@ final class MqttDevice implements AutoCloseable {
 
     IMqttDeliveryToken publish(String topic, byte[] payload, int qos) throws MqttException {
         return client.publish(topic, payload, qos, false);
+    }
+
+    IMqttDeliveryToken publish(String topic, String payload, int qos, IMqttActionListener listener) throws MqttException {
+        return client.publish(topic, payload.getBytes(StandardCharsets.UTF_8), qos, false, null, listener);
     }
 
     /**
