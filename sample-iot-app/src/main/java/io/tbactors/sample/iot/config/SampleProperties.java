@@ -185,6 +185,13 @@ public class SampleProperties {
         /** Whether the simulator posts telemetry for simulated devices through the device API. */
         private boolean enabled = false;
 
+        /**
+         * Device API the simulated devices use: {@code http} (a POST per reading) or {@code mqtt} (one connection per
+         * device, a QoS 1 message per reading; needs {@code sample.mqtt.enabled}).
+         */
+        @NotNull
+        private Transport transport = Transport.HTTP;
+
         /** Number of simulated devices (created on first start, reused afterwards). */
         @Min(1)
         private int devices = 10;
@@ -205,6 +212,14 @@ public class SampleProperties {
         /** Most requests in flight at once; readings due while that many are pending are skipped and counted. */
         @Min(1)
         private int maxInFlight = 256;
+    }
+
+    /** Device API of the simulator. */
+    public enum Transport {
+        /** ThingsBoard's HTTP device API. */
+        HTTP,
+        /** ThingsBoard's MQTT device API, QoS 1. */
+        MQTT
     }
 
     /**
