@@ -133,12 +133,12 @@ public class SampleProperties {
         private boolean enabled = true;
 
         /** TCP port of the MQTT device API; 0 picks a free one (its number is in {@code local.mqtt.port}). */
-        @Min(0)
-        @Max(65535)
+        @Min(value = 0, message = "sample.mqtt.port must be between 0 (a free port) and 65535")
+        @Max(value = 65535, message = "sample.mqtt.port must be between 0 (a free port) and 65535")
         private int port = 1883;
 
         /** Address to listen on; by default every interface. */
-        @NotBlank
+        @NotBlank(message = "sample.mqtt.bind-address must be an address of this machine, e.g. 0.0.0.0 or 127.0.0.1")
         private String bindAddress = "0.0.0.0";
 
         /**
@@ -146,21 +146,21 @@ public class SampleProperties {
          * reading the connection until one is stored (TCP back-pressure). Keep it below the device dispatcher's
          * {@code mailbox-bound}.
          */
-        @Min(1)
-        @Max(65535)
+        @Min(value = 1, message = "sample.mqtt.max-in-flight-per-connection must be between 1 and 65535")
+        @Max(value = 65535, message = "sample.mqtt.max-in-flight-per-connection must be between 1 and 65535")
         private int maxInFlightPerConnection = 256;
 
         /** Longest time from a connection's opening to its CONNECT packet; a slower one is closed. */
-        @NotNull
+        @NotNull(message = "sample.mqtt.connect-timeout must be set, e.g. 10s")
         private Duration connectTimeout = Duration.ofSeconds(10);
 
         /** Longest time a stop waits for the messages in flight to be stored and acknowledged before closing. */
-        @NotNull
+        @NotNull(message = "sample.mqtt.stop-timeout must be set, e.g. 20s")
         private Duration stopTimeout = Duration.ofSeconds(20);
 
         /** Threads that read and write the connections. */
-        @Min(1)
-        @Max(256)
+        @Min(value = 1, message = "sample.mqtt.io-threads must be between 1 and 256")
+        @Max(value = 256, message = "sample.mqtt.io-threads must be between 1 and 256")
         private int ioThreads = 2;
     }
 

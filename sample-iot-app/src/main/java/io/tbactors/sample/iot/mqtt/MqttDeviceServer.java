@@ -133,7 +133,8 @@ public class MqttDeviceServer implements SmartLifecycle {
                 });
         try {
             serverChannel = bootstrap.bind(settings.getBindAddress(), settings.getPort()).syncUninterruptibly().channel();
-        } catch (RuntimeException bindFailed) {
+        } catch (Exception bindFailed) {
+            // Netty rethrows the bind's BindException as it is, though it is checked
             shutDownThreads();
             throw new IllegalStateException("The MQTT device API cannot listen on " + settings.getBindAddress() + ":"
                     + settings.getPort() + " (" + bindFailed + "); set sample.mqtt.port to a free port (0 picks one), or "
