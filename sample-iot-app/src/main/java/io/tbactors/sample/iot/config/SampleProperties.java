@@ -6,6 +6,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -31,6 +32,10 @@ public class SampleProperties {
     /** Device-facing HTTP API. */
     @Valid
     private final DeviceApi deviceApi = new DeviceApi();
+
+    /** Device-facing MQTT API (ThingsBoard's MQTT transport). */
+    @Valid
+    private final Mqtt mqtt = new Mqtt();
 
     /** Rule engine. */
     @Valid
@@ -116,6 +121,49 @@ public class SampleProperties {
         }
     }
 
+    /**
+     * MQTT device API settings. Payloads share the device API's limits ({@code sample.device-api.*}): the size limit,
+     * the in-flight bounds and the accepted reading times.
+     */
+    @Getter
+    @Setter
+    public static class Mqtt {
+
+        /** Whether the MQTT device API listens ({@code sample.mqtt.port}). */
+        private boolean enabled = true;
+
+        /** TCP port of the MQTT device API; 0 picks a free one (its number is in {@code local.mqtt.port}). */
+        @Min(value = 0, message = "sample.mqtt.port must be between 0 (a free port) and 65535")
+        @Max(value = 65535, message = "sample.mqtt.port must be between 0 (a free port) and 65535")
+        private int port = 1883;
+
+        /** Address to listen on; by default every interface. */
+        @NotBlank(message = "sample.mqtt.bind-address must be an address of this machine, e.g. 0.0.0.0 or 127.0.0.1")
+        private String bindAddress = "0.0.0.0";
+
+        /**
+         * Most messages of one connection taken into the rule engine and not yet stored; at this many the server stops
+         * reading the connection until one is stored (TCP back-pressure). Keep it below the device dispatcher's
+         * {@code mailbox-bound}.
+         */
+        @Min(value = 1, message = "sample.mqtt.max-in-flight-per-connection must be between 1 and 65535")
+        @Max(value = 65535, message = "sample.mqtt.max-in-flight-per-connection must be between 1 and 65535")
+        private int maxInFlightPerConnection = 256;
+
+        /** Longest time from a connection's opening to its CONNECT packet; a slower one is closed. */
+        @NotNull(message = "sample.mqtt.connect-timeout must be set, e.g. 10s")
+        private Duration connectTimeout = Duration.ofSeconds(10);
+
+        /** Longest time a stop waits for the messages in flight to be stored and acknowledged before closing. */
+        @NotNull(message = "sample.mqtt.stop-timeout must be set, e.g. 20s")
+        private Duration stopTimeout = Duration.ofSeconds(20);
+
+        /** Threads that read and write the connections. */
+        @Min(value = 1, message = "sample.mqtt.io-threads must be between 1 and 256")
+        @Max(value = 256, message = "sample.mqtt.io-threads must be between 1 and 256")
+        private int ioThreads = 2;
+    }
+
     /** Rule engine settings. */
     @Getter
     @Setter
@@ -137,6 +185,13 @@ public class SampleProperties {
         /** Whether the simulator posts telemetry for simulated devices through the device API. */
         private boolean enabled = false;
 
+        /**
+         * Device API the simulated devices use: {@code http} (a POST per reading) or {@code mqtt} (one connection per
+         * device, a QoS 1 message per reading; needs {@code sample.mqtt.enabled}).
+         */
+        @NotNull
+        private Transport transport = Transport.HTTP;
+
         /** Number of simulated devices (created on first start, reused afterwards). */
         @Min(1)
         private int devices = 10;
@@ -157,6 +212,14 @@ public class SampleProperties {
         /** Most requests in flight at once; readings due while that many are pending are skipped and counted. */
         @Min(1)
         private int maxInFlight = 256;
+    }
+
+    /** Device API of the simulator. */
+    public enum Transport {
+        /** ThingsBoard's HTTP device API. */
+        HTTP,
+        /** ThingsBoard's MQTT device API, QoS 1. */
+        MQTT
     }
 
     /**

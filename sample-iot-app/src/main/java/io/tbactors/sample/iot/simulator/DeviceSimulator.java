@@ -8,12 +8,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import io.tbactors.core.dispatch.NamedThreadFactory;
 import io.tbactors.sample.iot.alarm.AlarmService;
@@ -23,16 +25,17 @@ import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.spring.ActorSystemContext;
 import lombok.extern.slf4j.Slf4j;
+import org.eclipse.paho.client.mqttv3.MqttException;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
- * Simulated devices that post telemetry ({@code temperature}, {@code humidity}) through the real HTTP device
- * API, each at {@code sample.simulator.interval}, with a share of readings above the alarm threshold; and a status
- * line every {@code sample.simulator.status-interval}. Starts after the web server and the actors, stops before
- * them ({@link SmartLifecycle#DEFAULT_PHASE}).
+ * Simulated devices that post telemetry ({@code temperature}, {@code humidity}) through the real device API, HTTP
+ * or MQTT ({@code sample.simulator.transport}), each at {@code sample.simulator.interval}, with a share of readings
+ * above the alarm threshold; and a status line every {@code sample.simulator.status-interval}. Starts after the web
+ * server, the MQTT server and the actors, stops before them ({@link SmartLifecycle#DEFAULT_PHASE}).
  */
 @Slf4j
 @Component
@@ -53,6 +56,7 @@ public class DeviceSimulator implements SmartLifecycle {
     private final LongAdder skipped = new LongAdder();
     private final Semaphore inFlight;
     private HttpClient httpClient;
+    private MqttSimulatorClients mqttClients;
     private ScheduledExecutorService scheduler;
     private List<Device> devices = List.of();
     private StatusSnapshot lastStatus;
@@ -80,23 +84,50 @@ public class DeviceSimulator implements SmartLifecycle {
 
     @Override
     public void start() {
-        String port = environment.getProperty("local.server.port", environment.getProperty("server.port", "8080"));
-        URI base = URI.create("http://localhost:" + port + "/api/v1/");
         devices = ensureDevices();
-        httpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        String target;
+        List<Function<String, CompletableFuture<Boolean>>> senders = new ArrayList<>();
+        if (settings.getTransport() == SampleProperties.Transport.MQTT) {
+            String mqttPort = environment.getProperty("local.mqtt.port");
+            if (mqttPort == null) {
+                throw new IllegalStateException("sample.simulator.transport=mqtt needs the MQTT device API: set "
+                        + "sample.mqtt.enabled=true, or sample.simulator.transport=http");
+            }
+            try {
+                mqttClients = new MqttSimulatorClients(Integer.parseInt(mqttPort), devices, settings.getMaxInFlight());
+            } catch (MqttException e) {
+                throw new IllegalStateException("The simulator could not connect its devices to the MQTT device API on "
+                        + "port " + mqttPort + ": " + e.getMessage(), e);
+            }
+            for (int i = 0; i < devices.size(); i++) {
+                int device = i;
+                senders.add(reading -> mqttClients.send(device, reading));
+            }
+            target = "mqtt://localhost:" + mqttPort + " (QoS 1)";
+        } else {
+            String port = environment.getProperty("local.server.port", environment.getProperty("server.port", "8080"));
+            URI base = URI.create("http://localhost:" + port + "/api/v1/");
+            httpClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                    .build();
+            for (Device device : devices) {
+                URI uri = base.resolve(device.accessToken() + "/telemetry");
+                senders.add(reading -> postHttp(uri, reading));
+            }
+            target = base.toString();
+        }
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("simulator"));
         long periodMs = Math.max(1, settings.getInterval().toMillis());
         for (int i = 0; i < devices.size(); i++) {
-            URI uri = base.resolve(devices.get(i).accessToken() + "/telemetry");
+            Function<String, CompletableFuture<Boolean>> sender = senders.get(i);
             long offset = periodMs * i / devices.size();
-            scheduler.scheduleAtFixedRate(() -> post(uri), offset, periodMs, TimeUnit.MILLISECONDS);
+            scheduler.scheduleAtFixedRate(() -> send(sender), offset, periodMs, TimeUnit.MILLISECONDS);
         }
         long statusMs = settings.getStatusInterval().toMillis();
         lastStatus = snapshot();
         scheduler.scheduleAtFixedRate(this::logStatus, statusMs, statusMs, TimeUnit.MILLISECONDS);
         running = true;
         log.info("Simulator started: {} devices posting every {} to {} ({}% of readings above {})", devices.size(),
-                settings.getInterval(), base, Math.round(settings.getAlarmShare() * 100), threshold);
+                settings.getInterval(), target, Math.round(settings.getAlarmShare() * 100), threshold);
     }
 
     private List<Device> ensureDevices() {
@@ -108,27 +139,32 @@ public class DeviceSimulator implements SmartLifecycle {
         return result;
     }
 
-    private void post(URI uri) {
+    private void send(Function<String, CompletableFuture<Boolean>> sender) {
         if (!inFlight.tryAcquire()) {
             skipped.increment();
             return;
         }
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(reading()))
-                .build();
-        httpClient.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+        sender.apply(reading()).whenComplete((stored, failure) -> {
             inFlight.release();
-            if (failure == null && response.statusCode() == 200) {
+            if (failure == null && stored) {
                 sent.increment();
             } else {
                 errors.increment();
                 if (log.isDebugEnabled()) {
-                    log.debug("Simulator post to {} failed: {}", uri, failure != null ? failure.toString() : response.statusCode());
+                    log.debug("A simulated reading was not stored: {}", failure != null ? failure.toString() : "refused");
                 }
             }
         });
+    }
+
+    private CompletableFuture<Boolean> postHttp(URI uri, String reading) {
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(reading))
+                .build();
+        return httpClient.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+                .thenApply(response -> response.statusCode() == 200);
     }
 
     private String reading() {
@@ -162,6 +198,9 @@ public class DeviceSimulator implements SmartLifecycle {
         running = false;
         if (scheduler != null) {
             scheduler.shutdownNow();
+        }
+        if (mqttClients != null) {
+            mqttClients.close();
         }
         log.info("Simulator stopped after {} readings ({} errors, {} skipped)", sent.sum(), errors.sum(), skipped.sum());
     }

@@ -8,9 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.tbactors.kafka.TbClusterRemoteFailureException;
-import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
-import io.tbactors.sample.iot.cluster.ClusterDevicePublisher;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
@@ -20,10 +18,8 @@ import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.ProblemResponses;
 import io.tbactors.sample.iot.web.RequestBodies;
-import io.tbactors.spring.ActorSystemContext;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -49,17 +45,9 @@ public class DeviceApiController {
 
     private final DeviceService deviceService;
     private final DevicePayloadParser parser;
-    private final ActorSystemContext actorSystemContext;
+    private final DeviceIngestion ingestion;
     private final SampleProperties properties;
     private final IotStats stats;
-    private final InFlightLimiter limiter;
-    private ClusterDevicePublisher clusterPublisher;
-
-    /** @param clusterPublisher with the {@code cluster} profile, sends device messages to the device's owner node */
-    @Autowired(required = false)
-    void setClusterPublisher(ClusterDevicePublisher clusterPublisher) {
-        this.clusterPublisher = clusterPublisher;
-    }
 
     /**
      * @param accessToken the device's token
@@ -106,41 +94,18 @@ public class DeviceApiController {
     private CompletableFuture<ResponseEntity<Object>> submit(Device device, String msgType, List<TsEntry> entries,
                                                              HttpServletRequest request) {
         String path = request.getRequestURI();
-        int readings = entries.size();
-        if (readings > limiter.getPerDevice()) {
-            throw new ApiException(HttpStatus.CONTENT_TOO_LARGE, "The request carries " + readings + " readings; at most "
-                    + limiter.getPerDevice() + " fit in one request (sample.device-api.max-in-flight-per-device)");
-        }
-        String full = limiter.tryAcquire(device.tenantId(), device.id(), readings);
-        if (full != null) {
-            stats.deviceRejected();
-            return CompletableFuture.completedFuture(tooManyRequests("Too many readings in flight, slow down: " + full, path));
-        }
-        CompletableFuture<Void> processed = new CompletableFuture<>();
-        // the room is given back when the work is done, not when the client is answered (a timeout answers earlier)
-        processed.whenComplete((ok, failure) -> limiter.release(device.tenantId(), device.id(), readings));
-        try {
-            DeviceDataMsg msg = new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, processed);
-            if (clusterPublisher != null) {
-                clusterPublisher.publish(msg).whenComplete((ok, failure) -> {
-                    if (failure == null) {
-                        processed.complete(null);
-                    } else {
-                        processed.completeExceptionally(failure);
-                    }
-                });
-            } else {
-                actorSystemContext.tell(msg);
-            }
-        } catch (IllegalStateException notStartedYet) {
-            // the web server starts a moment before the root actor exists
-            processed.completeExceptionally(notStartedYet);
-            stats.deviceRejected();
-            return CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE,
-                    "The message was not accepted, send it again later: the actors are starting", path));
+        DeviceIngestion.Admission admission = ingestion.submit(device, msgType, entries);
+        if (!admission.accepted()) {
+            return switch (admission.refusal()) {
+                case TOO_MANY_READINGS -> throw new ApiException(HttpStatus.CONTENT_TOO_LARGE, admission.detail());
+                case IN_FLIGHT_FULL -> CompletableFuture.completedFuture(
+                        tooManyRequests("Too many readings in flight, slow down: " + admission.detail(), path));
+                case NOT_STARTED -> CompletableFuture.completedFuture(
+                        ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, admission.detail(), path));
+            };
         }
         long timeoutMs = properties.getDeviceApi().getReplyTimeout().toMillis();
-        return processed.copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((ok, failure) -> {
+        return admission.processed().copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((ok, failure) -> {
             if (failure == null) {
                 return ResponseEntity.ok().build();
             }
@@ -183,7 +148,11 @@ public class DeviceApiController {
                 "The message was not processed, send it again later: " + ProblemResponses.rootMessage(failure), path);
     }
 
-    private static Throwable unwrap(Throwable failure) {
+    /**
+     * @param failure how a future failed
+     * @return the failure inside the {@link CompletionException}s around it
+     */
+    static Throwable unwrap(Throwable failure) {
         Throwable cause = failure;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();

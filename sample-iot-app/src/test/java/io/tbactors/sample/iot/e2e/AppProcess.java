@@ -21,11 +21,13 @@ final class AppProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int mqttPort;
     private final Path log;
 
-    private AppProcess(Process process, int port, Path log) {
+    private AppProcess(Process process, int port, int mqttPort, Path log) {
         this.process = process;
         this.port = port;
+        this.mqttPort = mqttPort;
         this.log = log;
     }
 
@@ -90,15 +92,17 @@ final class AppProcess implements AutoCloseable {
     private static AppProcess launch(List<String> jvm, int port, String databaseUrl, String... extraArgs) throws IOException {
         Path log = Path.of("target", "app-process-" + port + ".log");
         Files.createDirectories(log.getParent());
+        int mqttPort = freePort();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvm);
         command.addAll(List.of("--server.port=" + port, "--spring.datasource.url=" + databaseUrl,
-                "--sample.simulator.enabled=false", "--sample.admin.password=" + ApiClient.PASSWORD));
+                "--sample.simulator.enabled=false", "--sample.admin.password=" + ApiClient.PASSWORD,
+                "--sample.mqtt.port=" + mqttPort));
         command.addAll(List.of(extraArgs));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                 .directory(new File(".")).start();
-        AppProcess app = new AppProcess(process, port, log);
+        AppProcess app = new AppProcess(process, port, mqttPort, log);
         ApiClient api = app.api();
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> !process.isAlive() || api.getWithoutCredentials("/actuator/health").status() == 200);
@@ -116,6 +120,11 @@ final class AppProcess implements AutoCloseable {
     /** @return its HTTP port */
     int port() {
         return port;
+    }
+
+    /** @return its MQTT port */
+    int mqttPort() {
+        return mqttPort;
     }
 
     /** @return a client for its HTTP port */

@@ -23,10 +23,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.eclipse.paho.client.mqttv3.IMqttActionListener;
+import org.eclipse.paho.client.mqttv3.IMqttToken;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,11 +44,14 @@ import org.slf4j.LoggerFactory;
  * </pre>
  * It starts the application in a JVM of its own ({@code -Xmx512m}, the JVM's default compilers) on an H2 file,
  * creates the devices, warms it up ({@code bench.warmup-seconds}, half single readings, half bodies, not reported),
- * then runs two phases through the real HTTP API: single readings, then 8,000-reading bodies (64 KB, the largest accepted).
- * For each it reports readings/s, requests/s, p50/p99 latency, the share of 429s and other failures; over both the
+ * then runs three phases: single readings through the real HTTP API, 8,000-reading bodies (64 KB, the largest
+ * accepted) through it, and single readings as MQTT QoS 1 messages (one Paho connection per device, at most
+ * {@code bench.mqtt-window} unacknowledged per connection; a reading counts when its PUBACK, stored, arrives).
+ * For each it reports readings/s, requests/s, p50/p99 latency, the share of 429s and other failures; over all the
  * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
- * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20 -Dbench.warmup-seconds=10}. The table goes to the log (INFO) and to
+ * {@code -Dbench.devices=20 -Dbench.threads=32 -Dbench.seconds=20 -Dbench.warmup-seconds=10
+ * -Dbench.mqtt-window=200}. The table goes to the log (INFO) and to
  * {@code target/device-api-benchmark.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
@@ -59,7 +65,7 @@ class DeviceApiBenchmark {
     Path dir;
 
     @Test
-    void singleReadingsAndFullBatchesThroughTheHttpApi() throws Exception {
+    void singleReadingsAndFullBatchesOverHttpAndQos1ReadingsOverMqtt() throws Exception {
         int devices = Integer.getInteger("bench.devices", 20);
         int threads = Integer.getInteger("bench.threads", 32);
         Duration phase = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
@@ -68,6 +74,8 @@ class DeviceApiBenchmark {
         List<String> report = new ArrayList<>();
         Map<UUID, LongAdder> answeredSingles = new ConcurrentHashMap<>();
         Map<UUID, LongAdder> answeredBatched = new ConcurrentHashMap<>();
+        Map<UUID, LongAdder> answeredMqtt = new ConcurrentHashMap<>();
+        int mqttWindow = Integer.getInteger("bench.mqtt-window", 200);
         long heapMax;
         try (AppProcess app = AppProcess.startForMeasurement(url, "512m")) {
             ApiClient api = app.api();
@@ -77,6 +85,7 @@ class DeviceApiBenchmark {
                 all.add(device);
                 answeredSingles.put(device.id(), new LongAdder());
                 answeredBatched.put(device.id(), new LongAdder());
+                answeredMqtt.put(device.id(), new LongAdder());
             }
             AtomicLong heap = new AtomicLong();
             ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
@@ -88,9 +97,11 @@ class DeviceApiBenchmark {
                 // the JIT compiles the hot paths before anything is counted (readings answered here are checked too)
                 run("warm-up", api, all, threads, warmUp.dividedBy(2), single, 1, answeredSingles);
                 run("warm-up", api, all, threads, warmUp.dividedBy(2), batch, BATCH, answeredBatched);
+                runMqtt("warm-up", app.mqttPort(), all, mqttWindow, warmUp.dividedBy(2), answeredMqtt);
             }
-            report.add(run("single readings", api, all, threads, phase, single, 1, answeredSingles));
-            report.add(run("8,000-reading bodies", api, all, threads, phase, batch, BATCH, answeredBatched));
+            report.add(run("HTTP single readings", api, all, threads, phase, single, 1, answeredSingles));
+            report.add(run("HTTP 8,000-reading bodies", api, all, threads, phase, batch, BATCH, answeredBatched));
+            report.add(runMqtt("MQTT QoS 1 readings", app.mqttPort(), all, mqttWindow, phase, answeredMqtt));
 
             sampler.shutdownNow();
             heapMax = heap.get();
@@ -101,12 +112,14 @@ class DeviceApiBenchmark {
             for (UUID device : answeredSingles.keySet()) {
                 missing += Math.max(0, answeredSingles.get(device).sum() - rows(connection, device, "s"));
                 missing += Math.max(0, answeredBatched.get(device).sum() - rows(connection, device, "b"));
+                missing += Math.max(0, answeredMqtt.get(device).sum() - rows(connection, device, "m"));
             }
         }
         report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx512m); readings answered 200 missing from the "
                 + "database after SIGTERM: %d", heapMax / 1e6, missing));
-        String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d client threads, %d s a phase "
-                + "after %d s of warm-up, %d cores, load average %.1f at the end%n", devices, threads, phase.toSeconds(),
+        String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d HTTP client threads, %d MQTT "
+                + "connections of at most %d unacknowledged, %d s a phase after %d s of warm-up, %d cores, load average "
+                + "%.1f at the end%n", devices, threads, devices, mqttWindow, phase.toSeconds(),
                 warmUp.toSeconds(), Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
                 + String.join(System.lineSeparator(), report) + System.lineSeparator();
@@ -162,10 +175,79 @@ class DeviceApiBenchmark {
         double seconds = (System.nanoTime() - started) / 1e9;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         long requests = ok.sum() + tooMany.sum() + failed.sum();
-        return String.format(Locale.ROOT, "%-22s %9.0f readings/s %8.0f requests/s  p50 %7.1f ms  p99 %7.1f ms  "
+        return String.format(Locale.ROOT, "%-26s %9.0f readings/s %8.0f requests/s  p50 %7.1f ms  p99 %7.1f ms  "
                         + "429 %5.1f%%  other failures %d", name, ok.sum() * readingsPerBody / seconds, requests / seconds,
                 percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6,
                 requests == 0 ? 0 : 100.0 * tooMany.sum() / requests, failed.sum());
+    }
+
+    private static String runMqtt(String name, int port, List<ApiClient.Device> devices, int window, Duration phase,
+                                  Map<UUID, LongAdder> answered) throws Exception {
+        LongAdder ok = new LongAdder();
+        LongAdder failed = new LongAdder();
+        List<long[]> latencies = Collections.synchronizedList(new ArrayList<>());
+        List<MqttDevice> clients = new ArrayList<>();
+        for (ApiClient.Device device : devices) {
+            clients.add(MqttDevice.connect(port, device.token(), window + 10));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(devices.size());
+        long started = System.nanoTime();
+        long end = started + phase.toNanos();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int i = 0; i < devices.size(); i++) {
+            MqttDevice mqtt = clients.get(i);
+            LongAdder mine = answered.get(devices.get(i).id());
+            workers.add(pool.submit(() -> {
+                Semaphore room = new Semaphore(window);
+                long[] took = new long[1 << 16];
+                int[] count = new int[1];
+                while (System.nanoTime() < end) {
+                    if (!room.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+                        continue;
+                    }
+                    long before = System.nanoTime();
+                    mqtt.publish(MqttDevice.TELEMETRY, "{\"m\":1}", 1, new IMqttActionListener() {
+                        @Override
+                        public void onSuccess(IMqttToken token) {
+                            long now = System.nanoTime();
+                            mine.increment();
+                            if (now < end) {
+                                ok.increment();
+                                synchronized (count) {
+                                    if (count[0] < took.length) {
+                                        took[count[0]++] = now - before;
+                                    }
+                                }
+                            }
+                            room.release();
+                        }
+
+                        @Override
+                        public void onFailure(IMqttToken token, Throwable failure) {
+                            failed.increment();
+                            room.release();
+                        }
+                    });
+                }
+                // what is still unacknowledged is counted for the check after SIGTERM, not for the rate
+                room.tryAcquire(window, 60, TimeUnit.SECONDS);
+                synchronized (count) {
+                    latencies.add(Arrays.copyOf(took, count[0]));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get();
+        }
+        pool.shutdown();
+        clients.forEach(MqttDevice::close);
+        double seconds = phase.toNanos() / 1e9;
+        long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        // MQTT has no 429: an overloaded server stops reading the connection, which shows as latency
+        return String.format(Locale.ROOT, "%-26s %9.0f readings/s %8.0f messages/s  p50 %7.1f ms  p99 %7.1f ms  "
+                        + "(PUBACK)  other failures %d", name, ok.sum() / seconds, ok.sum() / seconds,
+                percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6, failed.sum());
     }
 
     private static double percentile(long[] sorted, double share) {

@@ -42,7 +42,8 @@ class DeviceApiControllerTest {
     private final IotStats stats = new IotStats();
     private final InFlightLimiter limiter = new InFlightLimiter(properties);
     private final DeviceApiController controller = new DeviceApiController(deviceService,
-            new DevicePayloadParser(JsonMapper.builder().build(), properties), actorSystemContext, properties, stats, limiter);
+            new DevicePayloadParser(JsonMapper.builder().build(), properties),
+            new DeviceIngestion(actorSystemContext, limiter, stats), properties, stats);
 
     DeviceApiControllerTest() {
         when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));

@@ -1,0 +1,118 @@
+package io.tbactors.sample.iot.telemetry;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.cluster.ClusterDevicePublisher;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.spring.ActorSystemContext;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one way readings enter the rule engine, whatever transport brought them (HTTP, MQTT): it takes room in the
+ * {@link InFlightLimiter}, hands the readings to the device's actor (or, with the {@code cluster} profile, to the
+ * device's owner node) and returns the future that completes when the tenant's root rule chain has stored them. The
+ * room is given back when that future completes, not when the client is answered.
+ */
+@Component
+public class DeviceIngestion {
+
+    private final ActorSystemContext actorSystemContext;
+    private final InFlightLimiter limiter;
+    private final IotStats stats;
+    private ClusterDevicePublisher clusterPublisher;
+
+    /**
+     * @param actorSystemContext takes the readings to the root actor
+     * @param limiter the in-flight bounds
+     * @param stats counts refusals
+     */
+    public DeviceIngestion(ActorSystemContext actorSystemContext, InFlightLimiter limiter, IotStats stats) {
+        this.actorSystemContext = actorSystemContext;
+        this.limiter = limiter;
+        this.stats = stats;
+    }
+
+    /** @param clusterPublisher with the {@code cluster} profile, sends device messages to the device's owner node */
+    @Autowired(required = false)
+    void setClusterPublisher(ClusterDevicePublisher clusterPublisher) {
+        this.clusterPublisher = clusterPublisher;
+    }
+
+    /**
+     * Admits a message's readings into the rule engine, or says why not.
+     *
+     * @param device the authenticated device
+     * @param msgType {@code POST_TELEMETRY_REQUEST} or {@code POST_ATTRIBUTES_REQUEST}
+     * @param entries the parsed readings, at least one
+     * @return accepted with the future that completes once stored, or refused with the reason
+     */
+    public Admission submit(Device device, String msgType, List<TsEntry> entries) {
+        int readings = entries.size();
+        if (readings > limiter.getPerDevice()) {
+            return Admission.refused(Refusal.TOO_MANY_READINGS, "The message carries " + readings + " readings; at most "
+                    + limiter.getPerDevice() + " fit in one message (sample.device-api.max-in-flight-per-device)");
+        }
+        String full = limiter.tryAcquire(device.tenantId(), device.id(), readings);
+        if (full != null) {
+            stats.deviceRejected();
+            return Admission.refused(Refusal.IN_FLIGHT_FULL, full);
+        }
+        CompletableFuture<Void> processed = new CompletableFuture<>();
+        // the room is given back when the work is done, not when the client is answered (a timeout answers earlier)
+        processed.whenComplete((ok, failure) -> limiter.release(device.tenantId(), device.id(), readings));
+        try {
+            DeviceDataMsg msg = new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, processed);
+            if (clusterPublisher != null) {
+                clusterPublisher.publish(msg).whenComplete((ok, failure) -> {
+                    if (failure == null) {
+                        processed.complete(null);
+                    } else {
+                        processed.completeExceptionally(failure);
+                    }
+                });
+            } else {
+                actorSystemContext.tell(msg);
+            }
+        } catch (IllegalStateException notStartedYet) {
+            // a transport starts a moment before the root actor exists
+            processed.completeExceptionally(notStartedYet);
+            stats.deviceRejected();
+            return Admission.refused(Refusal.NOT_STARTED, "The message was not accepted, send it again later: the actors "
+                    + "are starting");
+        }
+        return new Admission(null, null, processed);
+    }
+
+    /** Why a message was not admitted. */
+    public enum Refusal {
+        /** More readings in one message than the per-device bound: it can never fit (HTTP 413). */
+        TOO_MANY_READINGS,
+        /** The device's or the tenant's readings in flight are at their bound: retry later (HTTP 429). */
+        IN_FLIGHT_FULL,
+        /** The actors are not running yet (HTTP 503). */
+        NOT_STARTED
+    }
+
+    /**
+     * The outcome of {@link #submit}.
+     *
+     * @param refusal why it was refused, null when accepted
+     * @param detail what was full or wrong, for the client, null when accepted
+     * @param processed completes once stored (exceptionally when not), null when refused
+     */
+    public record Admission(Refusal refusal, String detail, CompletableFuture<Void> processed) {
+
+        static Admission refused(Refusal refusal, String detail) {
+            return new Admission(refusal, detail, null);
+        }
+
+        /** @return whether the readings were handed to the rule engine */
+        public boolean accepted() {
+            return refusal == null;
+        }
+    }
+}

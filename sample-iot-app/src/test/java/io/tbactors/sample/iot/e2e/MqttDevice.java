@@ -1,0 +1,134 @@
+package io.tbactors.sample.iot.e2e;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+
+import org.eclipse.paho.client.mqttv3.IMqttActionListener;
+import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
+import org.eclipse.paho.client.mqttv3.IMqttToken;
+import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
+import org.eclipse.paho.client.mqttv3.MqttCallback;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+
+/**
+ * A device on the MQTT device API through Eclipse Paho's client (MQTT 3.1.1): connected with its access token as
+ * user name, clean session, no automatic reconnect.
+ */
+final class MqttDevice implements AutoCloseable {
+
+    static final String TELEMETRY = "v1/devices/me/telemetry";
+    static final String ATTRIBUTES = "v1/devices/me/attributes";
+
+    private final MqttAsyncClient client;
+    private final CountDownLatch lost = new CountDownLatch(1);
+
+    private MqttDevice(MqttAsyncClient client) {
+        this.client = client;
+    }
+
+    /**
+     * @param port the MQTT port
+     * @param token the device's access token
+     * @param maxInflight most QoS 1 messages the client keeps unacknowledged
+     * @return the connected device
+     * @throws MqttException when the connection is refused (e.g. {@code REASON_CODE_NOT_AUTHORIZED})
+     */
+    static MqttDevice connect(int port, String token, int maxInflight) throws MqttException {
+        MqttAsyncClient client = new MqttAsyncClient("tcp://localhost:" + port, "test-" + UUID.randomUUID().toString()
+                .substring(0, 8), new MemoryPersistence());
+        MqttDevice device = new MqttDevice(client);
+        client.setCallback(new MqttCallback() {
+            @Override
+            public void connectionLost(Throwable cause) {
+                device.lost.countDown();
+            }
+
+            @Override
+            public void messageArrived(String topic, MqttMessage message) {
+            }
+
+            @Override
+            public void deliveryComplete(IMqttDeliveryToken token) {
+            }
+        });
+        MqttConnectOptions options = new MqttConnectOptions();
+        options.setUserName(token);
+        options.setCleanSession(true);
+        options.setAutomaticReconnect(false);
+        options.setMaxInflight(maxInflight);
+        options.setKeepAliveInterval(60);
+        options.setConnectionTimeout(10);
+        options.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
+        try {
+            client.connect(options).waitForCompletion(15_000);
+        } catch (MqttException e) {
+            closeQuietly(client);
+            throw e;
+        }
+        return device;
+    }
+
+    /**
+     * @param topic where
+     * @param payload the JSON
+     * @param qos 0 or 1
+     * @return the token, complete when acknowledged (QoS 1) or written (QoS 0)
+     * @throws MqttException when it cannot be sent
+     */
+    IMqttDeliveryToken publish(String topic, String payload, int qos) throws MqttException {
+        return publish(topic, payload.getBytes(StandardCharsets.UTF_8), qos);
+    }
+
+    IMqttDeliveryToken publish(String topic, byte[] payload, int qos) throws MqttException {
+        return client.publish(topic, payload, qos, false);
+    }
+
+    IMqttDeliveryToken publish(String topic, String payload, int qos, IMqttActionListener listener) throws MqttException {
+        return client.publish(topic, payload.getBytes(StandardCharsets.UTF_8), qos, false, null, listener);
+    }
+
+    /**
+     * Publishes with QoS 1 and waits for the PUBACK.
+     *
+     * @param topic where
+     * @param payload the JSON
+     * @throws MqttException when it was not acknowledged within 15 s
+     */
+    void publishAndWait(String topic, String payload) throws MqttException {
+        IMqttToken token = publish(topic, payload, 1);
+        token.waitForCompletion(15_000);
+    }
+
+    boolean isConnected() {
+        return client.isConnected();
+    }
+
+    /** @return counts down when the server closes the connection */
+    CountDownLatch lost() {
+        return lost;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(client);
+    }
+
+    private static void closeQuietly(MqttAsyncClient client) {
+        try {
+            if (client.isConnected()) {
+                client.disconnectForcibly(0, 1000);
+            }
+        } catch (MqttException ignored) {
+            // already gone
+        }
+        try {
+            client.close(true);
+        } catch (MqttException ignored) {
+            // already closed
+        }
+    }
+}
