@@ -28,23 +28,13 @@ public final class TestActors {
 
     /** @return a root actor declaration (id {@code root}) whose actor hands each message to {@code onMessage} */
     public static TbRootActorCreator rootThat(Consumer<TbActorMsg> onMessage) {
-        return new TbRootActorCreator() {
+        return TbRootActorCreator.of(new TbStringActorId("root"), () -> new AbstractTbActor() {
             @Override
-            public TbActorId createActorId() {
-                return new TbStringActorId("root");
+            public boolean process(TbActorMsg msg) {
+                onMessage.accept(msg);
+                return true;
             }
-
-            @Override
-            public TbActor createActor() {
-                return new AbstractTbActor() {
-                    @Override
-                    public boolean process(TbActorMsg msg) {
-                        onMessage.accept(msg);
-                        return true;
-                    }
-                };
-            }
-        };
+        });
     }
 
     /** Waits for the latch inside an actor, keeping the thread's interrupt for the runtime to see. */

@@ -3,6 +3,7 @@ package io.tbactors.core;
 import io.tbactors.api.TbActorId;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
+import io.tbactors.core.observe.TbMessageFateObserver;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +36,8 @@ final class ActorRuntime {
     final boolean countMailboxDepth;
     /** Null when nobody listens, so the hot path tests one reference. */
     final TbActorSystemListener listener;
+    /** Null unless a test observes each message's fate, so the hot path tests one reference. */
+    final TbMessageFateObserver fates;
     final ScheduledExecutorService scheduler;
     final IdleWheel idleWheel;
     final DeadLetters deadLetters;
@@ -60,6 +63,8 @@ final class ActorRuntime {
         this.recordWaitTime = settings.isRecordWaitTime();
         this.countMailboxDepth = settings.isCountMailboxDepth();
         this.listener = listener == TbActorSystemListener.NOOP ? null : new ContainedListener(listener, this);
+        this.fates = settings.getMessageFateObserver() == null ? null
+                : new ContainedFateObserver(settings.getMessageFateObserver(), this);
         this.contextPropagator = settings.getContextPropagator();
         this.scheduler = settings.getSchedulerFactory() != null ? settings.getSchedulerFactory().get()
                 : new SafeScheduledExecutor(settings.getSchedulerPoolSize(), "tb-actors-scheduler");

@@ -25,6 +25,7 @@ final class BoundedOffer {
             }
             if (tryOnly) {
                 mailbox.runtime.tryTellRefused(mailbox);
+                mailbox.handedBack(msg);
                 return TbActorMailbox.REFUSED_FULL;
             }
             if (limit.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST) {

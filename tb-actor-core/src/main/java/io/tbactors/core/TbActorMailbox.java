@@ -14,6 +14,7 @@ import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
+import io.tbactors.core.observe.TbMessageFateObserver;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -207,10 +208,17 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
      */
     int enqueue(TbActorMsg msg, boolean highPriority, boolean tryOnly, Delivery delivery) {
         Objects.requireNonNull(msg, "actor message must not be null");
+        TbMessageFateObserver fates = runtime.fates;
+        if (fates != null) {
+            // before the message can be processed, so its fate always comes after this
+            fates.onTold(selfId, msg);
+        }
         int s = status;
         if ((s & (STOP_REQUESTED | INIT_FAILED)) != 0 && !reinitializes(msg, highPriority)) {
             if (!tryOnly) {
                 refuse(msg, delivery, refusalReason());
+            } else {
+                handedBack(msg);
             }
             return REFUSED_STOPPED;
         }
@@ -261,10 +269,15 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return (status & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
     }
 
+    /** A message told to this mailbox will never be processed: its sender is told why, then the observer sees it. */
     void refuse(TbActorMsg msg, Delivery delivery, TbActorStopReason reason) {
         runtime.deadLetters.notProcessed(selfId, msg, reason);
         if (delivery != null) {
             delivery.notDelivered(reason);
+        }
+        TbMessageFateObserver fates = runtime.fates;
+        if (fates != null) {
+            fates.onNotProcessed(selfId, msg, reason);
         }
     }
 
@@ -272,7 +285,15 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         if (element instanceof Envelope envelope) {
             refuse(envelope.msg(), envelope.delivery(), reason);
         } else {
-            runtime.deadLetters.notProcessed(selfId, (TbActorMsg) element, reason);
+            refuse((TbActorMsg) element, null, reason);
+        }
+    }
+
+    /** {@code tryTell} refused the message: the sender keeps it. */
+    void handedBack(TbActorMsg msg) {
+        TbMessageFateObserver fates = runtime.fates;
+        if (fates != null) {
+            fates.onHandedBack(selfId, msg);
         }
     }
 
@@ -488,6 +509,10 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
             Delivery delivery = envelope.delivery();
             if (delivery != null && !delivery.stillWanted()) {
                 // a tick of a periodic timer cancelled after it was queued
+                TbMessageFateObserver fates = runtime.fates;
+                if (fates != null) {
+                    fates.onWithdrawn(selfId, msg);
+                }
                 return -1;
             }
             if (envelope.enqueuedAt() != Envelope.NOT_TIMED) {
@@ -496,6 +521,10 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
             context = envelope.context();
         } else {
             msg = (TbActorMsg) element;
+        }
+        TbMessageFateObserver fates = runtime.fates;
+        if (fates != null) {
+            fates.onProcessed(selfId, msg);
         }
         TbActorSystemListener listener = runtime.listener;
         TbMessageContextPropagator.Scope scope = context == null ? null : runtime.restoreContext(context);

@@ -1,6 +1,7 @@
 package io.tbactors.core;
 
 import io.tbactors.core.observe.TbMessageContextPropagator;
+import io.tbactors.core.observe.TbMessageFateObserver;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,6 +32,7 @@ public final class TbActorSystemSettings {
     private final Duration rateLimitedLogInterval;
     private final Supplier<ScheduledExecutorService> schedulerFactory;
     private final LongSupplier nanoClock;
+    private final TbMessageFateObserver messageFateObserver;
 
     /**
      * @param actorThroughput messages an actor processes in one turn before its thread moves on; at least 1
@@ -67,6 +69,7 @@ public final class TbActorSystemSettings {
         this.restartBackoff = requireNotNegative("restartBackoff", b.restartBackoff);
         this.schedulerFactory = b.schedulerFactory;
         this.nanoClock = b.nanoClock;
+        this.messageFateObserver = b.messageFateObserver;
         this.passivationTick = requirePositive("passivationTick", b.passivationTick);
         this.rateLimitedLogInterval = requirePositive("rateLimitedLogInterval", b.rateLimitedLogInterval);
     }
@@ -182,6 +185,11 @@ public final class TbActorSystemSettings {
         return nanoClock;
     }
 
+    /** @return what sees each message's fate (for tests), or null (the default) for nothing */
+    public TbMessageFateObserver getMessageFateObserver() {
+        return messageFateObserver;
+    }
+
     @Override
     public String toString() {
         return "TbActorSystemSettings{actorThroughput=" + actorThroughput + ", schedulerPoolSize=" + schedulerPoolSize
@@ -206,6 +214,7 @@ public final class TbActorSystemSettings {
         private Duration rateLimitedLogInterval = Duration.ofSeconds(10);
         private Supplier<ScheduledExecutorService> schedulerFactory;
         private LongSupplier nanoClock;
+        private TbMessageFateObserver messageFateObserver;
 
         private Builder() {
         }
@@ -313,6 +322,17 @@ public final class TbActorSystemSettings {
          */
         public Builder nanoClock(LongSupplier value) {
             this.nanoClock = value;
+            return this;
+        }
+
+        /**
+         * @param value sees each message told to a mailbox and how it ended (processed, told why not, handed back,
+         *     withdrawn), such as a test's check that nothing was lost; null (the default) costs one null check per
+         *     message
+         * @return this
+         */
+        public Builder messageFateObserver(TbMessageFateObserver value) {
+            this.messageFateObserver = value;
             return this;
         }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbStringActorId;
 import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
@@ -106,7 +107,7 @@ class TbClusterAutoConfigurationTests {
         @Bean
         TbRootActorCreator root(Environment environment) {
             Behaviour behaviour = Behaviour.valueOf(environment.getProperty("test.behaviour", "PROCESS"));
-            return TestRoots.root(() -> new RecordingRoot(behaviour, seen, attempts, work));
+            return TbRootActorCreator.of(new TbStringActorId("root"), () -> new RecordingRoot(behaviour, seen, attempts, work));
         }
     }
 

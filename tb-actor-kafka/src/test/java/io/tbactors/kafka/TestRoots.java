@@ -1,12 +1,11 @@
 package io.tbactors.kafka;
 
 import io.tbactors.api.TbActor;
-import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.spring.TbRootActorCreator;
 import java.util.function.Supplier;
 
-/** Root actor declarations for the tests. */
+/** Root actor declarations for the tests (kept for the cluster tests in {@code it}; new code calls {@link TbRootActorCreator#of}). */
 public final class TestRoots {
 
     private TestRoots() {
@@ -17,16 +16,6 @@ public final class TestRoots {
      * @return a declaration of a root actor with the id {@code root}
      */
     public static TbRootActorCreator root(Supplier<TbActor> actor) {
-        return new TbRootActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return new TbStringActorId("root");
-            }
-
-            @Override
-            public TbActor createActor() {
-                return actor.get();
-            }
-        };
+        return TbRootActorCreator.of(new TbStringActorId("root"), actor);
     }
 }

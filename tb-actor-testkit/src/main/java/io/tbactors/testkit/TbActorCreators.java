@@ -4,7 +4,6 @@ import io.tbactors.api.TbActor;
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbStringActorId;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /** Creators for tests, where a named creator class per actor would be noise. */
@@ -19,19 +18,7 @@ public final class TbActorCreators {
      * @return a creator of that actor under that id
      */
     public static TbActorCreator of(TbActorId id, Supplier<? extends TbActor> actor) {
-        Objects.requireNonNull(id, "id must not be null");
-        Objects.requireNonNull(actor, "actor must not be null");
-        return new TbActorCreator() {
-            @Override
-            public TbActorId createActorId() {
-                return id;
-            }
-
-            @Override
-            public TbActor createActor() {
-                return actor.get();
-            }
-        };
+        return TbActorCreator.of(id, actor);
     }
 
     /**

@@ -22,9 +22,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Gives each test a fresh {@link TbTestActorSystem} and, after the test, stops it and fails the test when
  *
  * <ul>
- *   <li>a message was lost: it reached no actor (a dead letter; call {@link TbTestActorSystem#allowDeadLetters()}
- *       when the test means to produce them), or it was still in a mailbox after the stop, neither processed nor told
- *       why;</li>
+ *   <li>a message reached no actor (a dead letter; call {@link TbTestActorSystem#allowDeadLetters()} when the test
+ *       means to produce them);</li>
+ *   <li>a message was lost: told to an actor but, once the system stopped, neither processed nor reported back to its
+ *       sender ({@code onTbActorStopped}, {@code false} from {@code tryTell}), or given two fates
+ *       ({@link TbTestActorSystem#unsettledMessages()});</li>
  *   <li>the stop did not destroy every actor within the shutdown timeout;</li>
  *   <li>a thread started during the test is still alive a moment after the stop (the common fork-join pool's workers
  *       excepted), which is how a forgotten executor or a stuck actor shows.</li>
@@ -112,9 +114,16 @@ public final class TbActorSystemExtension implements BeforeEachCallback, AfterEa
             problems.add("the actor system did not destroy every actor within its shutdown timeout "
                     + kit.system().getSettings().getShutdownTimeout());
         }
-        long left = kit.system().getPendingMessages();
-        if (left > 0) {
-            problems.add(left + " message(s) were still in mailboxes after the stop: neither processed nor told why");
+        List<LostMessage> lost = kit.unsettledMessages();
+        if (!lost.isEmpty()) {
+            problems.add(lost.stream().mapToInt(LostMessage::tells).sum() + " message(s) were lost: told to an actor but "
+                    + "neither processed nor reported back to the sender (onTbActorStopped, false from tryTell): "
+                    + lost.stream().limit(10).toList());
+        }
+        List<String> twice = kit.messagesSettledTwice();
+        if (!twice.isEmpty()) {
+            problems.add(twice.size() + " message fate(s) matched no tell (processed or told twice): "
+                    + twice.stream().limit(10).toList());
         }
         List<DeadLetter> deadLetters = kit.deadLetters();
         if (!deadLetters.isEmpty() && !kit.deadLettersAllowed()) {

@@ -8,6 +8,7 @@ import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.core.observe.DeadLetter;
 import io.tbactors.core.observe.TbActorSystemListener;
+import io.tbactors.core.observe.TbMessageFateObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,6 +56,7 @@ public final class TbTestActorSystem implements AutoCloseable {
     private final @Nullable ManualDispatcher dispatcher;
     private final TbActorProbes probes;
     private final List<DeadLetter> deadLetters = Collections.synchronizedList(new ArrayList<>());
+    private final MessageLedger ledger;
     private volatile boolean deadLettersAllowed;
 
     private TbTestActorSystem(Builder builder) {
@@ -67,6 +69,10 @@ public final class TbTestActorSystem implements AutoCloseable {
             settings.scheduler(() -> manual).nanoClock(manual::nanoTime);
         }
         builder.settings.accept(settings);
+        // the ledger sees every message's fate; an observer the test's settings gave still gets each event after it
+        TbMessageFateObserver own = settings.build().getMessageFateObserver();
+        this.ledger = new MessageLedger(own);
+        settings.messageFateObserver(ledger);
         this.system = new DefaultTbActorSystem(settings.build(), builder.listener);
         if (mode == Mode.THREADS) {
             system.createDispatcher(DEFAULT_DISPATCHER, DispatcherKind.FORK_JOIN, builder.threads);
@@ -190,6 +196,20 @@ public final class TbTestActorSystem implements AutoCloseable {
         synchronized (deadLetters) {
             return List.copyOf(deadLetters);
         }
+    }
+
+    /**
+     * @return messages told to an actor and not yet processed, told why not, handed back by {@code tryTell} or
+     *     withdrawn; while the system runs they may be waiting their turn, after {@link #stop()} they were lost (and
+     *     {@link TbActorSystemExtension} fails the test)
+     */
+    public List<LostMessage> unsettledMessages() {
+        return ledger.unsettled();
+    }
+
+    /** @return fates the runtime reported with no tell to match (a message processed or told twice) */
+    List<String> messagesSettledTwice() {
+        return ledger.settledTwice();
     }
 
     /** Tells {@link TbActorSystemExtension} that this test produces dead letters on purpose. */

@@ -5,6 +5,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorNotRegisteredException;
+import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.DefaultTbActorSystem;
 import java.time.Duration;
@@ -30,6 +31,14 @@ class TbActorSystemExtensionTest {
         } catch (TbActorNotRegisteredException expected) {
             // the sender is told; the extension still reports the dead letter unless the test allows it
         }
+    }
+
+    record Reading(double value) implements TbActorMsg {
+    }
+
+    private static Throwable failureOf(Events events) {
+        return events.failed().stream().findFirst().orElseThrow().getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).orElseThrow();
     }
 
     private static Events run(Class<?> fixture) {
@@ -59,6 +68,45 @@ class TbActorSystemExtensionTest {
         void tellsAnActorThatDoesNotExistOnPurpose(TbTestActorSystem actors) {
             actors.allowDeadLetters();
             tellNobody(actors.system());
+        }
+    }
+
+    static class LostMessageFixture {
+        @RegisterExtension
+        final TbActorSystemExtension extension = TbActorSystemExtension.using(() -> TbTestActorSystem.builder()
+                .settings(settings -> settings.shutdownTimeout(Duration.ofMillis(200))).build());
+
+        @Test
+        void stopsAnActorWhoseQueuedReadingsTheBrokenDispatcherNeverReports(TbTestActorSystem actors) {
+            // the injected bug: a dispatcher that accepts the actor's turns and, after its init, never runs one
+            ManualDispatcher broken = new ManualDispatcher();
+            actors.system().createDispatcher("broken", broken);
+            TbActorRef device = actors.system().createRootActor("broken", TbActorCreators.of("device-1", RecordingActor::new));
+            broken.runUntilIdle();
+            device.tell(new Reading(21.5));
+            device.tell(new Reading(22.0));
+            actors.system().stop(device.getActorId());
+        }
+    }
+
+    /** Processes everything it is told. */
+    static final class RecordingActor extends io.tbactors.api.AbstractTbActor {
+        @Override
+        public boolean process(TbActorMsg msg) {
+            return true;
+        }
+    }
+
+    @ExtendWith(TbActorSystemExtension.class)
+    static class EveryFateReportedFixture {
+        @Test
+        void processesRefusesAndStopsWithEveryMessageAccountedFor(TbTestActorSystem actors) {
+            actors.allowDeadLetters();
+            TbActorRef device = actors.createRootActor(TbActorCreators.of("device-1", RecordingActor::new));
+            device.tell(new Reading(1));
+            actors.system().stop(device.getActorId());
+            assertThat(device.tryTell(new Reading(2))).as("handed back to the sender").isFalse();
+            device.tell(new Reading(3));
         }
     }
 
@@ -100,6 +148,25 @@ class TbActorSystemExtensionTest {
         assertThat(events.failed().stream().findFirst().orElseThrow().getPayload(org.junit.platform.engine.TestExecutionResult.class)
                 .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).orElseThrow())
                 .isInstanceOf(AssertionError.class).hasMessageContaining("reached no actor").hasMessageContaining("Lost to nobody");
+    }
+
+    @Test
+    void aMessageToldButNeitherProcessedNorReportedFailsTheTestNamingIt() {
+        Events events = run(LostMessageFixture.class);
+
+        events.assertStatistics(stats -> stats.failed(1));
+        // word for word what the README shows
+        assertThat(failureOf(events)).isInstanceOf(AssertionError.class).hasMessage("""
+                The test's actor system was left in a bad state:
+                 - the actor system did not destroy every actor within its shutdown timeout PT0.2S
+                 - 2 message(s) were lost: told to an actor but neither processed nor reported back to the sender \
+                (onTbActorStopped, false from tryTell): [Reading[value=21.5] to device-1, Reading[value=22.0] to device-1]\
+                """);
+    }
+
+    @Test
+    void aTestWhoseMessagesWereAllProcessedRefusedOrToldWhyPasses() {
+        run(EveryFateReportedFixture.class).assertStatistics(stats -> stats.started(1).succeeded(1).failed(0));
     }
 
     @Test

@@ -13,9 +13,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorRef;
-import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.sample.iot.actors.IotActorIds;
 import io.tbactors.sample.iot.alarm.Alarm;
 import io.tbactors.sample.iot.alarm.AlarmService;
@@ -101,7 +101,9 @@ public class ConsoleSnapshots {
 
     /** @return the actor tree (up to {@code sample.console.max-actors}) and each dispatcher's load */
     public Actors actors() {
-        DefaultTbActorSystem system = actorSystemContext.getDefaultActorSystem();
+        TbActorSystemIntrospection system = actorSystemContext.getIntrospection().orElseThrow(() -> new IllegalStateException(
+                "The console reads the runtime through " + TbActorSystemIntrospection.class.getSimpleName() + ", which the "
+                        + "actor system bean (" + actorSystemContext.getActorSystem().getClass().getName() + ") does not offer"));
         Map<String, Double> perSecond = rates.rates();
         List<DispatcherRow> dispatchers = new ArrayList<>();
         for (DispatcherStats d : system.getDispatcherStats()) {
@@ -117,20 +119,20 @@ public class ConsoleSnapshots {
         return new Actors(count, system.getPendingMessages(), system.isRunning(), tree.size() < count, dispatchers, tree);
     }
 
-    private void walk(DefaultTbActorSystem system, TbActorId rootId, Map<String, String> labels, List<ActorRow> tree) {
+    private void walk(TbActorSystemIntrospection system, TbActorId rootId, Map<String, String> labels, List<ActorRow> tree) {
         Deque<Frame> stack = new ArrayDeque<>();
         stack.push(new Frame(rootId, 0));
         while (!stack.isEmpty() && tree.size() < properties.getMaxActors()) {
             Frame top = stack.pop();
             TbActorId id = top.id();
             int depth = top.depth();
-            ActorStats stats = system.getActorStats(id).orElse(null);
+            ActorStats stats = system.findActorStats(id.toString()).orElse(null);
             if (stats == null) {
                 continue;
             }
             tree.add(new ActorRow(stats.id(), labels.getOrDefault(stats.id(), label(stats.id())), stats.actorType(),
                     stats.dispatcher(), stats.state(), stats.pendingMessages(), depth, stats.children()));
-            List<TbActorId> children = new ArrayList<>(system.filterChildren(id, child -> true));
+            List<TbActorId> children = new ArrayList<>(actorSystemContext.getActorSystem().filterChildren(id, child -> true));
             // chains before devices, then by name: pushed in reverse so that they pop in this order
             children.sort(Comparator.comparing((TbActorId child) -> !IotActorIds.RULE_CHAIN.equals(child.getEntityType()))
                     .thenComparing(child -> labels.getOrDefault(child.toString(), child.toString())).reversed());

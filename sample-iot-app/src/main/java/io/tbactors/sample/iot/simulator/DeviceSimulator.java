@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 import io.tbactors.core.dispatch.NamedThreadFactory;
+import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.sample.iot.alarm.AlarmService;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
@@ -184,8 +185,8 @@ public class DeviceSimulator implements SmartLifecycle {
 
     private StatusSnapshot snapshot() {
         return new StatusSnapshot(System.nanoTime(), sent.sum(), errors.sum(), skipped.sum(), stats.getProcessed(),
-                actorSystemContext.getDefaultActorSystem().getActorCount(),
-                actorSystemContext.getDefaultActorSystem().getPendingMessages());
+                actorSystemContext.getIntrospection().map(TbActorSystemIntrospection::getActorCount).orElse(0),
+                actorSystemContext.getIntrospection().map(TbActorSystemIntrospection::getPendingMessages).orElse(0L));
     }
 
     /** @return readings answered 200 so far */

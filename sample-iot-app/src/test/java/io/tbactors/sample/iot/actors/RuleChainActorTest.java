@@ -20,13 +20,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.core.DefaultTbActorSystem;
-import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
 import io.tbactors.sample.iot.device.DeviceService;
@@ -40,9 +39,10 @@ import io.tbactors.sample.iot.rule.TbMsgCallback;
 import io.tbactors.sample.iot.rule.TbMsgTracker;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
-import org.junit.jupiter.api.AfterEach;
+import io.tbactors.testkit.TbActorSystemExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
@@ -60,14 +60,18 @@ class RuleChainActorTest {
     private final RuleChainValidator validator = new RuleChainValidator(mocks.factory());
     private final IotStats stats = new IotStats();
     private final List<Map<String, Object>> saved = Collections.synchronizedList(new ArrayList<>());
+    // a fresh system per test on real threads, stopped after it; the test fails if a message was lost or a thread left
+    @RegisterExtension
+    final TbActorSystemExtension actors = TbActorSystemExtension.withThreads();
+
     private DefaultTbActorSystem system;
     private TbActorRef chainActor;
     private volatile RuleChain currentChain;
 
     @BeforeEach
-    void startActorSystem() {
-        system = new DefaultTbActorSystem(new TbActorSystemSettings(5, 1, 3));
-        system.createDispatcher(IotDispatchers.RULE, Executors.newFixedThreadPool(2));
+    void startActorSystem(DefaultTbActorSystem testSystem) {
+        system = testSystem;
+        system.createDispatcher(IotDispatchers.RULE, DispatcherKind.FORK_JOIN, 2);
         doAnswer(call -> {
             saved.add(call.getArgument(2));
             return CompletableFuture.completedFuture(null);
@@ -76,11 +80,6 @@ class RuleChainActorTest {
                 RuleTestSupport.JSON.readTree(call.getArgument(0, RuleChain.class).configuration()), "chain"));
         // stubbed once, before any actor runs: stubbing again while the actors call the mock races (UnfinishedStubbing)
         when(chainService.findById(CHAIN)).thenAnswer(call -> Optional.ofNullable(currentChain));
-    }
-
-    @AfterEach
-    void stopActorSystem() {
-        system.stop();
     }
 
     @Test
