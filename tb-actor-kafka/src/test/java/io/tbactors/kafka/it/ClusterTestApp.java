@@ -7,9 +7,9 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbEntityActorId;
+import io.tbactors.api.TbStringActorId;
 import io.tbactors.kafka.TbBroadcastListener;
 import io.tbactors.kafka.TbEntityMsg;
-import io.tbactors.kafka.TestRoots;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.spring.TbRootActorCreator;
 import java.time.Duration;
@@ -55,7 +55,7 @@ public class ClusterTestApp {
                                  @Value("${test.flaky-failures:0}") int flakyFailures, @Value("${test.hanging-seq:0}") int hangingSeq,
                                  @Value("${test.later-seq:0}") int laterSeq) {
         Behaviour behaviour = new Behaviour(node, processingDelay, dispatcher, failingSeq, flakySeq, flakyFailures, hangingSeq, laterSeq);
-        return TestRoots.root(() -> new RootActor(store, behaviour));
+        return TbRootActorCreator.of(new TbStringActorId("root"), () -> new RootActor(store, behaviour));
     }
 
     @Bean
