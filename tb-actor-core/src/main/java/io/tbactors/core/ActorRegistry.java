@@ -10,8 +10,11 @@ import io.tbactors.api.TbMailboxBound;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.DeadLetter;
 import io.tbactors.core.observe.DeadLetterReason;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +33,8 @@ final class ActorRegistry {
     private final ActorRuntime runtime;
     private final ConcurrentMap<TbActorId, TbActorMailbox> actors = new ConcurrentHashMap<>();
     private final AtomicInteger liveActors = new AtomicInteger();
+    /** Actors whose stop was requested and that are not destroyed yet: no longer registered, still holding messages. */
+    private final Set<TbActorMailbox> stopping = ConcurrentHashMap.newKeySet();
     private final Object stopMonitor = new Object();
 
     ActorRegistry(ActorRuntime runtime) {
@@ -42,6 +47,18 @@ final class ActorRegistry {
 
     Collection<TbActorMailbox> all() {
         return actors.values();
+    }
+
+    /** @return the registered actors and those stopping but not destroyed yet, which a stop that gives up must drain */
+    List<TbActorMailbox> allNotDestroyed() {
+        List<TbActorMailbox> all = new ArrayList<>(actors.values());
+        all.addAll(stopping);
+        return all;
+    }
+
+    /** Records an actor whose stop is being requested; called before it can be destroyed. */
+    void stopRequested(TbActorMailbox mailbox) {
+        stopping.add(mailbox);
     }
 
     /** @return actors created and not yet destroyed */
@@ -132,6 +149,7 @@ final class ActorRegistry {
     }
 
     void onDestroyed(TbActorMailbox mailbox, TbActorStopReason reason, boolean actorExisted) {
+        stopping.remove(mailbox);
         if (actorExisted) {
             mailbox.dispatcher().actorRemoved();
             if (runtime.listener != null) {

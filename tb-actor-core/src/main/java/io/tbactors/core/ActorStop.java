@@ -24,6 +24,8 @@ final class ActorStop {
         if (cause != null) {
             mailbox.extras().stopCause = cause;
         }
+        // before STOP_REQUESTED, so that the destroy (which forgets it) cannot come first
+        mailbox.runtime.actors.stopRequested(mailbox);
         if (mailbox.creator() != null) {
             // the actor may restart: the request waits for a creator call in progress, so none begins after it
             synchronized (mailbox.extras()) {

@@ -120,7 +120,7 @@ final class DispatcherRegistry {
         }
         long deadline = System.nanoTime() + runtime.settings.getShutdownTimeout().toNanos();
         List<TbActorMailbox> onIt = new ArrayList<>();
-        for (TbActorMailbox mailbox : runtime.actors.all()) {
+        for (TbActorMailbox mailbox : runtime.actors.allNotDestroyed()) {
             if (mailbox.dispatcher() == dispatcher) {
                 onIt.add(mailbox);
                 ActorStop.stop(mailbox, TbActorStopReason.STOPPED, null);

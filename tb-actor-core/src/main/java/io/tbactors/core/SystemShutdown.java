@@ -3,7 +3,6 @@ package io.tbactors.core;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.core.dispatch.Dispatcher;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -65,7 +64,7 @@ final class SystemShutdown {
             }
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        List<TbActorMailbox> all = new ArrayList<>(runtime.actors.all());
+        List<TbActorMailbox> all = runtime.actors.allNotDestroyed();
         for (TbActorMailbox mailbox : all) {
             if (mailbox.parent() == null) {
                 ActorStop.stop(mailbox, TbActorStopReason.STOPPED, null);
@@ -86,7 +85,8 @@ final class SystemShutdown {
             clean &= DispatcherRegistry.awaitTermination(dispatcher.getExecutor(), deadline);
         }
         runtime.scheduler.shutdownNow();
-        for (TbActorMailbox mailbox : all) {
+        // every actor not destroyed by now, those stopped before this stop began included
+        for (TbActorMailbox mailbox : runtime.actors.allNotDestroyed()) {
             ActorStop.abandonAfterSystemStop(mailbox);
         }
         stoppedCleanly = clean;

@@ -94,6 +94,35 @@ class SystemStopTest {
         stuck.countDown();
     }
 
+    /**
+     * An actor stopped before the system stop (so no longer registered), whose destroy turn waits behind a stuck actor
+     * on its one-thread dispatcher: when the system stop gives up, the messages queued to it are still told STOPPED.
+     */
+    @Test
+    void aStoppedActorsQueuedMessagesAreToldWhenTheSystemStopGivesUpBeforeItsDestroyTurnRan() throws Exception {
+        DefaultTbActorSystem system = new DefaultTbActorSystem(
+                TbActorSystemSettings.builder().shutdownTimeout(Duration.ofMillis(300)).build());
+        system.createDispatcher("d", DispatcherKind.SINGLE, 1);
+        CountDownLatch stuck = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        TestMsgs.Outcomes outcomes = new TestMsgs.Outcomes();
+        TbActorRef blocker = system.createRootActor("d", creator(new TbStringActorId("stuck"), () -> new TestActors.FnActor(msg -> {
+            entered.countDown();
+            MailboxSemanticsTest.awaitQuietly(stuck);
+        })));
+        TbActorRef stopped = system.createRootActor("d", TestActors.counting(new TbStringActorId("stopped-first")));
+        blocker.tell(new TestMsgs.Ping());
+        entered.await();
+        for (int i = 0; i < 3; i++) {
+            stopped.tell(new TestMsgs.Numbered(i, outcomes));
+        }
+        system.stop(new TbStringActorId("stopped-first"));
+
+        assertThat(system.stop(Duration.ofMillis(300))).isFalse();
+        assertThat(outcomes.stoppedCount(TbActorStopReason.STOPPED)).as("messages told STOPPED").isEqualTo(3);
+        stuck.countDown();
+    }
+
     @Test
     void awaitQuiescenceWaitsForMailboxesToDrain() {
         DefaultTbActorSystem system = new DefaultTbActorSystem(new TbActorSystemSettings(5, 1, 3));
