@@ -76,10 +76,7 @@ class SystemStopTest {
         CountDownLatch stuck = new CountDownLatch(1);
         CountDownLatch entered = new CountDownLatch(1);
         TestMsgs.Outcomes outcomes = new TestMsgs.Outcomes();
-        TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("stuck"), () -> new TestActors.FnActor(msg -> {
-            entered.countDown();
-            MailboxSemanticsTest.awaitQuietly(stuck);
-        })));
+        TbActorRef ref = stuckActor(system, entered, stuck);
         ref.tell(new TestMsgs.Ping());
         entered.await();
         for (int i = 0; i < 5; i++) {
@@ -106,10 +103,7 @@ class SystemStopTest {
         CountDownLatch stuck = new CountDownLatch(1);
         CountDownLatch entered = new CountDownLatch(1);
         TestMsgs.Outcomes outcomes = new TestMsgs.Outcomes();
-        TbActorRef blocker = system.createRootActor("d", creator(new TbStringActorId("stuck"), () -> new TestActors.FnActor(msg -> {
-            entered.countDown();
-            MailboxSemanticsTest.awaitQuietly(stuck);
-        })));
+        TbActorRef blocker = stuckActor(system, entered, stuck);
         TbActorRef stopped = system.createRootActor("d", TestActors.counting(new TbStringActorId("stopped-first")));
         blocker.tell(new TestMsgs.Ping());
         entered.await();
@@ -137,6 +131,14 @@ class SystemStopTest {
         assertThat(outcomes.processed.sum()).isEqualTo(2000);
         assertThat(system.getPendingMessages()).isZero();
         system.stop();
+    }
+
+    /** @return an actor on dispatcher "d" whose every message counts {@code entered} down and waits for {@code stuck} */
+    private static TbActorRef stuckActor(DefaultTbActorSystem system, CountDownLatch entered, CountDownLatch stuck) {
+        return system.createRootActor("d", creator(new TbStringActorId("stuck"), () -> new TestActors.FnActor(msg -> {
+            entered.countDown();
+            MailboxSemanticsTest.awaitQuietly(stuck);
+        })));
     }
 
     private static TestActors.FnActor destroyCounting(String name, Map<String, AtomicInteger> destroys, CountDownLatch gate) {
