@@ -460,6 +460,8 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         clearBits(SCHEDULED);
         if ((status & STOP_REQUESTED) != 0 || hasMessages()) {
             trySchedule();
+        } else {
+            dispatcher.turnEndedIdle();
         }
     }
 

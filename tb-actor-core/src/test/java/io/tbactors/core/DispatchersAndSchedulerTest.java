@@ -163,6 +163,51 @@ class DispatchersAndSchedulerTest {
         assertThat(dispatcher.getCompletedTurns()).isEqualTo(10);
     }
 
+    /**
+     * A turn that ends idle on a fork-join worker whose own queue is empty leaves one no-op task there, so that the
+     * worker's next push does not wake another worker; never a second one, never from a foreign thread, and never on
+     * a plain thread-pool dispatcher.
+     */
+    @Test
+    void aTurnEndingIdleOnAnEmptyWorkerQueueLeavesOneNoOpTaskThere() throws Exception {
+        ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("warm", 2);
+        Dispatcher dispatcher = new Dispatcher("warm", pool, DispatcherKind.FORK_JOIN, 2);
+        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        try {
+            // the other worker is busy, so nothing steals from the queue under test
+            pool.execute(() -> {
+                holding.countDown();
+                MailboxSemanticsTest.awaitQuietly(hold);
+            });
+            holding.await();
+            java.util.concurrent.CompletableFuture<int[]> queued = new java.util.concurrent.CompletableFuture<>();
+            pool.execute(() -> {
+                int before = java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
+                dispatcher.turnEndedIdle();
+                int afterFirst = java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
+                dispatcher.turnEndedIdle();
+                queued.complete(new int[] {before, afterFirst, java.util.concurrent.ForkJoinTask.getQueuedTaskCount()});
+            });
+            assertThat(queued.get(10, TimeUnit.SECONDS)).containsExactly(0, 1, 1);
+            long submissions = pool.getQueuedSubmissionCount();
+            dispatcher.turnEndedIdle();
+            assertThat(pool.getQueuedSubmissionCount()).as("from a thread outside the pool").isEqualTo(submissions);
+        } finally {
+            hold.countDown();
+            pool.shutdown();
+        }
+        ThreadPoolExecutor single = (ThreadPoolExecutor) Dispatchers.singleThread("plain");
+        Dispatcher plain = new Dispatcher("plain", single, DispatcherKind.SINGLE, 1);
+        java.util.concurrent.CompletableFuture<Integer> plainQueue = new java.util.concurrent.CompletableFuture<>();
+        single.execute(() -> {
+            plain.turnEndedIdle();
+            plainQueue.complete(single.getQueue().size());
+        });
+        assertThat(plainQueue.get(10, TimeUnit.SECONDS)).isZero();
+        single.shutdown();
+    }
+
     @Test
     void aMailboxTaskCannotBeCancelledOrCompletedFromOutside() {
         system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);

@@ -3,6 +3,7 @@ package io.tbactors.core.dispatch;
 import io.tbactors.api.TbMailboxBound;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -21,6 +22,7 @@ public final class Dispatcher {
     private final NamedThreadFactory threadFactory;
     private final AtomicInteger actors = new AtomicInteger();
     private volatile TbMailboxBound mailboxBound;
+    private final boolean keepsQueueWarm;
 
     /**
      * @param name the dispatcher's name
@@ -34,6 +36,7 @@ public final class Dispatcher {
         this.kind = kind;
         this.poolSize = poolSize;
         this.threadFactory = namedThreadFactoryOf(executor);
+        this.keepsQueueWarm = executor instanceof ForkJoinPool;
     }
 
     private static NamedThreadFactory namedThreadFactoryOf(ExecutorService executor) {
@@ -78,6 +81,22 @@ public final class Dispatcher {
     /** @param task an actor turn to run */
     public void execute(Runnable task) {
         executor.execute(task);
+    }
+
+    /**
+     * An actor's turn ended with its queues empty. On a fork-join dispatcher's own worker whose local queue is empty
+     * too, pushes a task that does nothing: a fork-join pool wakes an idle worker whenever a task is pushed onto an
+     * empty queue, so without it the next actor this worker schedules (the answer of a request, a message down a
+     * pipeline) would pay that wake-up on its way, and the other worker, woken for nothing, parks again. With the
+     * queue not empty, that push wakes nobody; the worker runs the no-op in a few nanoseconds. ThingsBoard's runtime
+     * gets the same effect from the check task it submits after every turn; measured in BENCHMARKS.md (ping-pong
+     * p99).
+     */
+    public void turnEndedIdle() {
+        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
+                && ForkJoinTask.getQueuedTaskCount() == 0) {
+            worker.getPool().execute(NoOpTask.INSTANCE);
+        }
     }
 
     /** Counts one finished actor turn: in the running thread's own cell when it has one, so nothing is shared. */
