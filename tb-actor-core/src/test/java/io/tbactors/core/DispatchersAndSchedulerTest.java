@@ -164,12 +164,11 @@ class DispatchersAndSchedulerTest {
     }
 
     /**
-     * A turn that ends idle on a fork-join worker whose own queue is empty leaves one no-op task there, so that the
-     * worker's next push does not wake another worker; never a second one, never from a foreign thread, and never on
-     * a plain thread-pool dispatcher.
+     * A turn that ends idle on a fork-join worker leaves one no-op task on the worker's own queue, so that the next
+     * push onto it does not wake another worker; never from a foreign thread, never on a plain thread-pool dispatcher.
      */
     @Test
-    void aTurnEndingIdleOnAnEmptyWorkerQueueLeavesOneNoOpTaskThere() throws Exception {
+    void aTurnEndingIdleOnAForkJoinWorkerLeavesOneNoOpTaskOnItsQueue() throws Exception {
         ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("warm", 2);
         Dispatcher dispatcher = new Dispatcher("warm", pool, DispatcherKind.FORK_JOIN, 2);
         java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
@@ -189,7 +188,7 @@ class DispatchersAndSchedulerTest {
                 dispatcher.turnEndedIdle();
                 queued.complete(new int[] {before, afterFirst, java.util.concurrent.ForkJoinTask.getQueuedTaskCount()});
             });
-            assertThat(queued.get(10, TimeUnit.SECONDS)).containsExactly(0, 1, 1);
+            assertThat(queued.get(10, TimeUnit.SECONDS)).containsExactly(0, 1, 2);
             long submissions = pool.getQueuedSubmissionCount();
             dispatcher.turnEndedIdle();
             assertThat(pool.getQueuedSubmissionCount()).as("from a thread outside the pool").isEqualTo(submissions);

@@ -3,7 +3,6 @@ package io.tbactors.core.dispatch;
 import io.tbactors.api.TbMailboxBound;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -84,17 +83,16 @@ public final class Dispatcher {
     }
 
     /**
-     * An actor's turn ended with its queues empty. On a fork-join dispatcher's own worker whose local queue is empty
-     * too, pushes a task that does nothing: a fork-join pool wakes an idle worker whenever a task is pushed onto an
-     * empty queue, so without it the next actor this worker schedules (the answer of a request, a message down a
-     * pipeline) would pay that wake-up on its way, and the other worker, woken for nothing, parks again. With the
-     * queue not empty, that push wakes nobody; the worker runs the no-op in a few nanoseconds. ThingsBoard's runtime
+     * An actor's turn ended with its queues empty. On a fork-join dispatcher's own worker, pushes a task that does
+     * nothing behind whatever the turn scheduled: a fork-join pool wakes an idle worker whenever a task is pushed onto
+     * an empty queue, so without it the actor this turn scheduled would, in its own turn, push its answer onto an
+     * empty queue again and pay that wake-up on the way back (and the other worker, woken for nothing, parks again).
+     * With the no-op behind it, that push wakes nobody; the worker runs the no-op in a few nanoseconds. ThingsBoard's runtime
      * gets the same effect from the check task it submits after every turn; measured in BENCHMARKS.md (ping-pong
      * p99).
      */
     public void turnEndedIdle() {
-        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
-                && ForkJoinTask.getQueuedTaskCount() == 0) {
+        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor) {
             worker.getPool().execute(NoOpTask.INSTANCE);
         }
     }
