@@ -77,6 +77,8 @@ public final class Dispatcher {
         this.mailboxBound = bound;
     }
 
+    private static final Runnable NO_OP = () -> { };
+
     /** @param task an actor turn to run */
     public void execute(Runnable task) {
         executor.execute(task);
@@ -88,12 +90,10 @@ public final class Dispatcher {
      * an empty queue, so without it the actor this turn scheduled would, in its own turn, push its answer onto an
      * empty queue again and pay that wake-up on the way back (and the other worker, woken for nothing, parks again).
      * With the no-op behind it, that push wakes nobody; the worker runs the no-op in a few nanoseconds. The pool wraps
-     * it in a new task each time (32 B): one shared never-completing task, tried first, left twice the p99 of this. ThingsBoard's runtime
-     * gets the same effect from the check task it submits after every turn; measured in BENCHMARKS.md (ping-pong
-     * p99).
+     * it in a new task each time (32 B): one shared never-completing task, tried first, left twice the p99 of this.
+     * ThingsBoard's runtime gets the same effect from the check task it submits after every turn; measured in
+     * BENCHMARKS.md (ping-pong p99).
      */
-    private static final Runnable NO_OP = () -> { };
-
     public void turnEndedIdle() {
         if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor) {
             worker.getPool().execute(NO_OP);
