@@ -33,6 +33,7 @@ public class DevicePayloadParser {
 
     private final JsonMapper jsonMapper;
     private final SampleProperties.DeviceApi settings;
+    private final TelemetryStreamReader streamReader;
 
     /**
      * @param jsonMapper parses the bodies
@@ -41,6 +42,7 @@ public class DevicePayloadParser {
     public DevicePayloadParser(JsonMapper jsonMapper, SampleProperties properties) {
         this.jsonMapper = jsonMapper;
         this.settings = properties.getDeviceApi();
+        this.streamReader = new TelemetryStreamReader(jsonMapper, this::inTimeWindow);
     }
 
     /**
@@ -49,6 +51,18 @@ public class DevicePayloadParser {
      * @throws ApiException 400 for an empty, malformed or wrongly shaped body
      */
     public List<TsEntry> parseTelemetry(byte[] body) {
+        // the common bodies are read as a stream of tokens; the rest (errors included) through the tree
+        List<TsEntry> simple = streamReader.read(body);
+        return simple != null ? simple : parseTelemetryTree(body);
+    }
+
+    /**
+     * The tree path alone, which says what is wrong with a body; for tests that hold the stream path to it.
+     *
+     * @param body the request body
+     * @return one entry per posted time, in the posted order
+     */
+    List<TsEntry> parseTelemetryTree(byte[] body) {
         JsonNode root = readTree(body);
         if (root.isArray()) {
             if (root.isEmpty()) {
@@ -190,6 +204,12 @@ public class DevicePayloadParser {
 
     private static ApiException notFinite(String path) {
         return badRequest(path + " must be a finite number, at most " + Double.MAX_VALUE + " in magnitude");
+    }
+
+    private boolean inTimeWindow(long ts) {
+        long now = System.currentTimeMillis();
+        Duration maxAge = settings.getMaxTsAge();
+        return ts <= now + settings.getMaxTsAhead().toMillis() && (maxAge == null || ts >= now - maxAge.toMillis());
     }
 
     private void checkTimeWindow(long ts, Location location) {
