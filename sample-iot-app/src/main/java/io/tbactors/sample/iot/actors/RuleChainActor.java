@@ -2,6 +2,7 @@ package io.tbactors.sample.iot.actors;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -28,8 +29,10 @@ import io.tbactors.sample.iot.rule.node.Relations;
 import lombok.extern.slf4j.Slf4j;
 
 /**
- * A rule chain's actor: parent of one actor per node. Messages enter at the first node; each node's output comes
- * back here and goes on along the connections for its relations. Routing only: the nodes do the work.
+ * A rule chain's actor: parent of one actor per node. Messages enter at the first node, a device request's readings
+ * as one pack; each node's output for a pack comes back here and goes on along the connections for its relations,
+ * one pack per next node (a filter that sends some readings on {@code True} and others on {@code False} splits the
+ * pack). Routing only: the nodes do the work.
  *
  * <p>An update (a high-priority {@link RuleChainUpdatedMsg}) reloads the chain and creates node actors for the new
  * version; the old ones get a normal-priority retire message, so they finish what was queued for them before
@@ -65,10 +68,9 @@ public class RuleChainActor extends AbstractTbActor {
     @Override
     public boolean process(TbActorMsg msg) {
         if (msg instanceof ToRuleEngineMsg input) {
-            nodes.get(firstNodeId).tell(new RuleNodeInputMsg(input.msg()));
+            nodes.get(firstNodeId).tell(new RuleNodeInputMsg(List.of(input.msg())));
         } else if (msg instanceof ToRuleEnginePackMsg pack) {
-            TbActorRef first = nodes.get(firstNodeId);
-            pack.msgs().forEach(tbMsg -> first.tell(new RuleNodeInputMsg(tbMsg)));
+            nodes.get(firstNodeId).tell(new RuleNodeInputMsg(pack.msgs()));
         } else if (msg instanceof RuleNodeOutputMsg output) {
             route(output);
         } else if (msg instanceof RuleChainUpdatedMsg) {
@@ -79,26 +81,41 @@ public class RuleChainActor extends AbstractTbActor {
         return true;
     }
 
+    /**
+     * Routes a node's pack: each message along the connections of its relations, the messages bound for the same
+     * node gathered into one pack, in the order they came; a message whose relations lead nowhere ends its copy.
+     * Every {@code routed} call happens here, after the packs are told, so a copy cannot end before its forks count.
+     */
     private void route(RuleNodeOutputMsg output) {
-        TbMsg tbMsg = output.msg();
         Map<String, List<String>> byRelation = routes.getOrDefault(output.nodeId(), Map.of());
-        int targets = 0;
-        for (String relation : output.relations()) {
-            List<String> next = byRelation.getOrDefault(relation, List.of());
-            if (next.isEmpty() && Relations.FAILURE.equals(relation)) {
-                tbMsg.tracker().markFailed("rule node '" + output.nodeId() + "' failed: " + tbMsg.metadata().get("error"),
-                        output.failure());
-                if (log.isDebugEnabled()) {
-                    log.debug("[{}] node '{}' failed with no Failure connection: {}", ruleChainId, output.nodeId(),
-                            tbMsg.metadata().get("error"));
+        List<RuleNodeOutputMsg.Output> outputs = output.outputs();
+        Map<String, List<TbMsg>> packs = new LinkedHashMap<>(4);
+        int[] targets = new int[outputs.size()];
+        for (int i = 0; i < outputs.size(); i++) {
+            RuleNodeOutputMsg.Output result = outputs.get(i);
+            TbMsg tbMsg = result.msg();
+            for (String relation : result.relations()) {
+                List<String> next = byRelation.getOrDefault(relation, List.of());
+                if (next.isEmpty() && Relations.FAILURE.equals(relation)) {
+                    failedWithNoRoute(output.nodeId(), tbMsg, result.failure());
+                }
+                for (String nodeId : next) {
+                    packs.computeIfAbsent(nodeId, id -> new ArrayList<>(outputs.size())).add(tbMsg);
+                    targets[i]++;
                 }
             }
-            for (String nodeId : next) {
-                nodes.get(nodeId).tell(new RuleNodeInputMsg(tbMsg));
-                targets++;
-            }
         }
-        tbMsg.tracker().routed(targets);
+        packs.forEach((nodeId, pack) -> nodes.get(nodeId).tell(new RuleNodeInputMsg(pack)));
+        for (int i = 0; i < outputs.size(); i++) {
+            outputs.get(i).msg().tracker().routed(targets[i]);
+        }
+    }
+
+    private void failedWithNoRoute(String nodeId, TbMsg tbMsg, Throwable failure) {
+        tbMsg.tracker().markFailed("rule node '" + nodeId + "' failed: " + tbMsg.metadata().get("error"), failure);
+        if (log.isDebugEnabled()) {
+            log.debug("[{}] node '{}' failed with no Failure connection: {}", ruleChainId, nodeId, tbMsg.metadata().get("error"));
+        }
     }
 
     private void reload() {

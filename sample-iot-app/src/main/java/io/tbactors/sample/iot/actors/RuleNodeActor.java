@@ -1,6 +1,8 @@
 package io.tbactors.sample.iot.actors;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -23,11 +25,12 @@ import lombok.extern.slf4j.Slf4j;
 import org.springframework.dao.DataAccessException;
 
 /**
- * A rule node's actor: runs its node on each message, one at a time, and reports the result to the chain actor.
- * A node that throws (or whose future fails) sends the message on {@code Failure}, with the error in metadata
- * {@code error}; the actor goes on with the next message. A node whose result comes later ({@link
- * RuleNode#onMsgAsync}, such as a save waiting for its batch's commit) is reported when it comes, in the order its
- * futures complete.
+ * A rule node's actor: runs its node on each message of a pack (a device request's readings travel the chain
+ * together), one message at a time in the pack's order, and reports the pack's results to the chain actor in one
+ * message. A node that throws (or whose future fails) sends that message on {@code Failure}, with the error in
+ * metadata {@code error}; the others of the pack go on as usual, and the actor goes on with the next pack. A pack
+ * with a result that comes later ({@link RuleNode#onMsgAsync}, such as a save waiting for its batch's commit) is
+ * reported when its last result comes, in the order the packs' futures complete.
  */
 @Slf4j
 public class RuleNodeActor extends AbstractTbActor {
@@ -56,26 +59,7 @@ public class RuleNodeActor extends AbstractTbActor {
     @Override
     public boolean process(TbActorMsg msg) {
         if (msg instanceof RuleNodeInputMsg input) {
-            TbMsg tbMsg = input.msg();
-            TbActorRef chain = ctx.getParentRef();
-            CompletableFuture<RuleNodeResult> result;
-            try {
-                result = node.onMsgAsync(tbMsg);
-            } catch (Exception | StackOverflowError e) {
-                result = CompletableFuture.failedFuture(e);
-            }
-            // a node that finishes later (a queued save) reports from the thread that completes it; this actor goes
-            // on with its next message meanwhile
-            result.whenComplete((done, error) -> {
-                if (error == null) {
-                    RuleNodeResult output = done(tbMsg, done);
-                    chain.tell(new RuleNodeOutputMsg(definition.id(), output.msg(), output.relations()));
-                } else {
-                    Throwable cause = unwrap(error);
-                    RuleNodeResult output = failed(tbMsg, cause);
-                    chain.tell(new RuleNodeOutputMsg(definition.id(), output.msg(), output.relations(), cause));
-                }
-            });
+            onPack(input.msgs());
             return true;
         }
         if (msg instanceof RetireRuleNodeMsg) {
@@ -83,6 +67,50 @@ public class RuleNodeActor extends AbstractTbActor {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Runs the node on each message of the pack, in order, in this turn, and reports the pack's results to the chain
+     * in one message: at once when every result is there (nodes that finish in the call), otherwise when the last of
+     * them comes (a queued save), from the thread that completes it; this actor goes on with its next pack meanwhile.
+     */
+    private void onPack(List<TbMsg> msgs) {
+        TbActorRef chain = ctx.getParentRef();
+        List<CompletableFuture<RuleNodeResult>> results = new ArrayList<>(msgs.size());
+        boolean allDone = true;
+        for (TbMsg tbMsg : msgs) {
+            CompletableFuture<RuleNodeResult> result;
+            try {
+                result = node.onMsgAsync(tbMsg);
+            } catch (Exception | StackOverflowError e) {
+                result = CompletableFuture.failedFuture(e);
+            }
+            results.add(result);
+            allDone &= result.isDone();
+        }
+        if (allDone) {
+            chain.tell(outputs(msgs, results));
+        } else {
+            CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+                    .whenComplete((ignored, error) -> chain.tell(outputs(msgs, results)));
+        }
+    }
+
+    private RuleNodeOutputMsg outputs(List<TbMsg> msgs, List<CompletableFuture<RuleNodeResult>> results) {
+        List<RuleNodeOutputMsg.Output> outputs = new ArrayList<>(msgs.size());
+        for (int i = 0; i < msgs.size(); i++) {
+            TbMsg tbMsg = msgs.get(i);
+            RuleNodeResult output;
+            Throwable cause = null;
+            try {
+                output = done(tbMsg, results.get(i).join());
+            } catch (CompletionException | CancellationException e) {
+                cause = unwrap(e);
+                output = failed(tbMsg, cause);
+            }
+            outputs.add(new RuleNodeOutputMsg.Output(output.msg(), output.relations(), cause));
+        }
+        return new RuleNodeOutputMsg(definition.id(), outputs);
     }
 
     private static RuleNodeResult done(TbMsg msg, RuleNodeResult result) {

@@ -2,6 +2,7 @@ package io.tbactors.sample.iot.actors;
 
 import static io.tbactors.sample.iot.rule.RuleTestSupport.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
@@ -20,12 +21,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.core.DefaultTbActorSystem;
-import io.tbactors.core.dispatch.DispatcherKind;
+import io.tbactors.core.TbActorSystemSettings;
+import io.tbactors.core.observe.TbActorSystemListener;
+import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
+import io.tbactors.sample.iot.rule.MsgPackCallback;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
 import io.tbactors.sample.iot.device.DeviceService;
@@ -39,10 +47,9 @@ import io.tbactors.sample.iot.rule.TbMsgCallback;
 import io.tbactors.sample.iot.rule.TbMsgTracker;
 import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
-import io.tbactors.testkit.TbActorSystemExtension;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
@@ -60,18 +67,20 @@ class RuleChainActorTest {
     private final RuleChainValidator validator = new RuleChainValidator(mocks.factory());
     private final IotStats stats = new IotStats();
     private final List<Map<String, Object>> saved = Collections.synchronizedList(new ArrayList<>());
-    // a fresh system per test on real threads, stopped after it; the test fails if a message was lost or a thread left
-    @RegisterExtension
-    final TbActorSystemExtension actors = TbActorSystemExtension.withThreads();
-
     private DefaultTbActorSystem system;
     private TbActorRef chainActor;
     private volatile RuleChain currentChain;
+    private final Map<String, LongAdder> processedByType = new ConcurrentHashMap<>();
 
     @BeforeEach
-    void startActorSystem(DefaultTbActorSystem testSystem) {
-        system = testSystem;
-        system.createDispatcher(IotDispatchers.RULE, DispatcherKind.FORK_JOIN, 2);
+    void startActorSystem() {
+        system = new DefaultTbActorSystem(new TbActorSystemSettings(5, 1, 3), new TbActorSystemListener() {
+            @Override
+            public void onMessageProcessed(String dispatcher, String actorType, long waitNanos, long processNanos, boolean failed) {
+                processedByType.computeIfAbsent(actorType, type -> new LongAdder()).increment();
+            }
+        });
+        system.createDispatcher(IotDispatchers.RULE, Executors.newFixedThreadPool(2));
         doAnswer(call -> {
             saved.add(call.getArgument(2));
             return CompletableFuture.completedFuture(null);
@@ -80,6 +89,11 @@ class RuleChainActorTest {
                 RuleTestSupport.JSON.readTree(call.getArgument(0, RuleChain.class).configuration()), "chain"));
         // stubbed once, before any actor runs: stubbing again while the actors call the mock races (UnfinishedStubbing)
         when(chainService.findById(CHAIN)).thenAnswer(call -> Optional.ofNullable(currentChain));
+    }
+
+    @AfterEach
+    void stopActorSystem() {
+        system.stop();
     }
 
     @Test
@@ -236,6 +250,105 @@ class RuleChainActorTest {
         await().atMost(WAIT).until(() -> system.getActor(IotActorIds.ruleNode(CHAIN, 1, "s")) == null);
         assertThat(system.getActor(IotActorIds.ruleNode(CHAIN, 2, "s"))).isNotNull();
         assertThat(system.getActor(IotActorIds.ruleNode(CHAIN, 2, "mark"))).isNotNull();
+    }
+
+    @Test
+    void aPackOfReadingsTravelsTheChainAsOneActorMessagePerNode() {
+        start(1, """
+                {'nodes': [{'id': 'f', 'type': 'filter', 'configuration': {'condition': 'data.seq >= 0'}},
+                           {'id': 't', 'type': 'transform', 'configuration': {'set': {'double': 'data.seq * 2'}}},
+                           {'id': 's', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'f', 'to': 't', 'relation': 'True'}, {'from': 't', 'to': 's', 'relation': 'Success'}]}
+                """);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+
+        sendPack(1000, seq -> Map.of("seq", seq), new MsgPackCallback(1000, done));
+
+        await().atMost(WAIT).until(done::isDone);
+        assertThat(done).isCompleted();
+        assertThat(saved.stream().map(data -> (Long) data.get("double")).toList())
+                .as("every reading, in the pack's order").hasSize(1000).isSorted().doesNotHaveDuplicates();
+        // three nodes: one pack each; the chain actor: the pack in and three packs back
+        await().atMost(WAIT).until(() -> processed("RuleChainActor") == 4);
+        assertThat(processed("RuleNodeActor")).isEqualTo(3);
+        assertThat(stats.getProcessed()).isEqualTo(1000);
+    }
+
+    @Test
+    void aFilterSplitsAPackByOutcomeAndTheRequestCompletesOnceEveryReadingsBranchesAreDone() {
+        start(1, """
+                {'nodes': [{'id': 'hot', 'type': 'filter', 'configuration': {'condition': 'data.t > 30'}},
+                           {'id': 'mark', 'type': 'transform', 'configuration': {'set': {'hot': 'true'}}},
+                           {'id': 'save', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'hot', 'to': 'mark', 'relation': 'True'},
+                                 {'from': 'hot', 'to': 'save', 'relation': 'False'},
+                                 {'from': 'mark', 'to': 'save', 'relation': 'Success'}]}
+                """);
+        List<CompletableFuture<Void>> pending = Collections.synchronizedList(new ArrayList<>());
+        doAnswer(call -> {
+            saved.add(call.getArgument(2));
+            CompletableFuture<Void> commit = new CompletableFuture<>();
+            pending.add(commit);
+            return commit;
+        }).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
+        CompletableFuture<Void> done = new CompletableFuture<>();
+
+        // even readings hot, odd ones not: the filter's pack leaves as two packs, which meet again at the save node
+        List<TbMsg> msgs = sendPack(10, seq -> Map.of("seq", seq, "t", seq % 2 == 0 ? 40L : 20L), new MsgPackCallback(10, done));
+
+        await().atMost(WAIT).until(() -> pending.size() == 10);
+        assertThat(saved.stream().filter(data -> data.containsKey("hot")).map(data -> (Long) data.get("seq")).toList())
+                .containsExactly(0L, 2L, 4L, 6L, 8L);
+        assertThat(saved.stream().filter(data -> !data.containsKey("hot")).map(data -> (Long) data.get("seq")).toList())
+                .containsExactly(1L, 3L, 5L, 7L, 9L);
+        // every save but one committed: no reading's branch may count as done for the request yet
+        for (int i = 0; i < 9; i++) {
+            pending.get(i).complete(null);
+        }
+        await().atMost(WAIT).until(() -> msgs.stream().filter(msg -> msg.tracker().isFinished()).count() >= 4);
+        assertThat(done).isNotDone();
+
+        pending.get(9).complete(null);
+        await().atMost(WAIT).until(done::isDone);
+        assertThat(done).isCompleted();
+        assertThat(msgs).allMatch(msg -> msg.tracker().isFinished() && !msg.tracker().isFailed());
+        assertThat(stats.getProcessed()).isEqualTo(10);
+    }
+
+    @Test
+    void aReadingThatFailsInAPackFailsTheRequestWhileTheOthersOfThePackAreStored() {
+        start(1, """
+                {'nodes': [{'id': 'hot', 'type': 'filter', 'configuration': {'condition': 'data.t > 30'}},
+                           {'id': 'save', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'hot', 'to': 'save', 'relation': 'True'},
+                                 {'from': 'hot', 'to': 'save', 'relation': 'False'}]}
+                """);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+
+        sendPack(5, seq -> Map.of("seq", seq, "t", seq == 2 ? "not a number" : 40L), new MsgPackCallback(5, done));
+
+        await().atMost(WAIT).until(done::isDone);
+        assertThat(done).isCompletedExceptionally();
+        assertThatThrownBy(done::join).hasCauseInstanceOf(RuleChainFailureException.class)
+                .hasMessageContaining("rule node 'hot' failed");
+        assertThat(saved.stream().map(data -> (Long) data.get("seq")).toList()).containsExactly(0L, 1L, 3L, 4L);
+        assertThat(stats.getFailed()).isEqualTo(1);
+        assertThat(stats.getProcessed()).isEqualTo(4);
+    }
+
+    private long processed(String actorType) {
+        LongAdder count = processedByType.get(actorType);
+        return count == null ? 0 : count.sum();
+    }
+
+    private List<TbMsg> sendPack(int size, LongFunction<Map<String, Object>> data, TbMsgCallback callback) {
+        List<TbMsg> msgs = new ArrayList<>(size);
+        for (long seq = 0; seq < size; seq++) {
+            msgs.add(new TbMsg(UUID.randomUUID(), TbMsgType.POST_TELEMETRY_REQUEST, TENANT, DEVICE, 1000 + seq,
+                    new LinkedHashMap<>(data.apply(seq)), Map.of(), new TbMsgTracker(stats, callback)));
+        }
+        chainActor.tell(new ToRuleEnginePackMsg(msgs));
+        return msgs;
     }
 
     private void start(long version, String chainJson) {

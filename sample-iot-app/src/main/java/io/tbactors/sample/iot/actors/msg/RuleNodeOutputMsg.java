@@ -2,26 +2,32 @@ package io.tbactors.sample.iot.actors.msg;
 
 import java.util.List;
 
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.sample.iot.rule.TbMsg;
 
 /**
- * A node actor's result, back to its chain actor, which routes it along the connections.
+ * A node actor's results for one pack, back to its chain actor, which routes each message along the connections
+ * of its relations (gathering the messages that go to the same node into one pack again). If the chain's actor
+ * drops it, every message in it counts as lost.
  *
  * @param nodeId the node that produced it
- * @param msg the message it passes on
- * @param relations the relations it leaves on
- * @param failure why the node failed, when it leaves on {@code Failure} because it failed; otherwise null
+ * @param outputs one per message of the pack, in the pack's order
  */
-public record RuleNodeOutputMsg(String nodeId, TbMsg msg, List<String> relations, Throwable failure) implements RuleEngineMsg {
+public record RuleNodeOutputMsg(String nodeId, List<Output> outputs) implements TbActorMsg {
+
+    @Override
+    public void onTbActorStopped(TbActorStopReason reason) {
+        outputs.forEach(output -> output.msg().tracker().lost(reason));
+    }
 
     /**
-     * A result that is not a node's failure.
+     * What the node did with one message.
      *
-     * @param nodeId the node that produced it
      * @param msg the message it passes on
      * @param relations the relations it leaves on
+     * @param failure why the node failed, when it leaves on {@code Failure} because it failed; otherwise null
      */
-    public RuleNodeOutputMsg(String nodeId, TbMsg msg, List<String> relations) {
-        this(nodeId, msg, relations, null);
+    public record Output(TbMsg msg, List<String> relations, Throwable failure) {
     }
 }
