@@ -207,6 +207,11 @@ public final class TbTestActorSystem implements AutoCloseable {
         return ledger.unsettled();
     }
 
+    /** @return the ledger of tells and fates, for the testkit's own tests, which stand in for a runtime that loses one */
+    MessageLedger ledger() {
+        return ledger;
+    }
+
     /** @return fates the runtime reported with no tell to match (a message processed or told twice) */
     List<String> messagesSettledTwice() {
         return ledger.settledTwice();

@@ -73,12 +73,26 @@ class TbActorSystemExtensionTest {
 
     static class LostMessageFixture {
         @RegisterExtension
+        final TbActorSystemExtension extension = new TbActorSystemExtension();
+
+        @Test
+        void aRuntimeThatReportsTwoTellsAndNoFate(TbTestActorSystem actors) {
+            // the injected bug: the runtime reports two readings told to device-1 and never what became of them (the
+            // runtime itself no longer loses one: a stop that gives up tells the queued messages of every actor)
+            TbStringActorId device = new TbStringActorId("device-1");
+            actors.ledger().onTold(device, new Reading(21.5));
+            actors.ledger().onTold(device, new Reading(22.0));
+        }
+    }
+
+    /** A dispatcher that accepts an actor's turns and, after its init, never runs one; the system stop gives up. */
+    static class NeverRunDispatcherFixture {
+        @RegisterExtension
         final TbActorSystemExtension extension = TbActorSystemExtension.using(() -> TbTestActorSystem.builder()
                 .settings(settings -> settings.shutdownTimeout(Duration.ofMillis(200))).build());
 
         @Test
-        void stopsAnActorWhoseQueuedReadingsTheBrokenDispatcherNeverReports(TbTestActorSystem actors) {
-            // the injected bug: a dispatcher that accepts the actor's turns and, after its init, never runs one
+        void stopsAnActorWhoseQueuedReadingsTheBrokenDispatcherNeverRuns(TbTestActorSystem actors) {
             ManualDispatcher broken = new ManualDispatcher();
             actors.system().createDispatcher("broken", broken);
             TbActorRef device = actors.system().createRootActor("broken", TbActorCreators.of("device-1", RecordingActor::new));
@@ -158,10 +172,21 @@ class TbActorSystemExtensionTest {
         // word for word what the README shows
         assertThat(failureOf(events)).isInstanceOf(AssertionError.class).hasMessage("""
                 The test's actor system was left in a bad state:
-                 - the actor system did not destroy every actor within its shutdown timeout PT0.2S
                  - 2 message(s) were lost: told to an actor but neither processed nor reported back to the sender \
                 (onTbActorStopped, false from tryTell): [Reading[value=21.5] to device-1, Reading[value=22.0] to device-1]\
                 """);
+    }
+
+    @Test
+    void messagesQueuedOnADispatcherThatNeverRunsAreToldWhenTheStopGivesUpAndReportedAsDeadLetters() {
+        Events events = run(NeverRunDispatcherFixture.class);
+
+        events.assertStatistics(stats -> stats.failed(1));
+        assertThat(failureOf(events)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("did not destroy every actor within its shutdown timeout PT0.2S")
+                .hasMessageContaining("2 message(s) reached no actor")
+                .hasMessageContaining("Reading to device-1 (SYSTEM_STOPPED)")
+                .hasMessageNotContaining("were lost");
     }
 
     @Test
