@@ -43,6 +43,21 @@ public class DeviceIngestion {
     }
 
     /**
+     * The check before a message is parsed: refuses when the device or its tenant has no room for even one reading.
+     *
+     * @param device the authenticated device
+     * @return null when {@link #submit} may admit the message, else the refusal ({@link Refusal#IN_FLIGHT_FULL})
+     */
+    public Admission checkRoom(Device device) {
+        String full = limiter.checkRoom(device.tenantId(), device.id());
+        if (full == null) {
+            return null;
+        }
+        stats.deviceRejected();
+        return Admission.refused(Refusal.IN_FLIGHT_FULL, full);
+    }
+
+    /**
      * Admits a message's readings into the rule engine, or says why not.
      *
      * @param device the authenticated device

@@ -53,6 +53,28 @@ public class InFlightLimiter {
     }
 
     /**
+     * Says, without taking anything, when the device or its tenant has no room for even one reading: a message can
+     * then be refused before its body is parsed. With room, {@link #tryAcquire} still decides.
+     *
+     * @param tenantId the device's tenant
+     * @param deviceId the device
+     * @return null when there is room for a reading, else what is full, for the client (counted as a refusal)
+     */
+    public String checkRoom(UUID tenantId, UUID deviceId) {
+        int device = byDevice.getOrDefault(deviceId, 0);
+        if (device >= perDevice) {
+            return refuse("the device has " + device + " reading(s) in flight; at most " + perDevice
+                    + " (sample.device-api.max-in-flight-per-device)");
+        }
+        int tenant = byTenant.getOrDefault(tenantId, 0);
+        if (tenant >= perTenant) {
+            return refuse("the tenant has " + tenant + " reading(s) in flight; at most " + perTenant
+                    + " (sample.device-api.max-in-flight-per-tenant)");
+        }
+        return null;
+    }
+
+    /**
      * Gives back what {@link #tryAcquire} took, once the readings have left the rule engine.
      *
      * @param tenantId the device's tenant

@@ -21,6 +21,7 @@ import io.tbactors.spring.TbActorsLifecycle;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -71,11 +72,11 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         Function<Set<UUID>, Set<UUID>> existing = ids -> new HashSet<>(named.queryForList(
                 "SELECT id FROM device WHERE id IN (:ids)", Map.of("ids", ids), UUID.class));
         this.history = queue("ts_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.history(),
-                row -> new HistoryKey(row), false, existing));
+                sql.historyInsertOnly(), row -> new HistoryKey(row), false, existing));
         this.latest = queue("ts_kv_latest", storage, new TableWriter(jdbcTemplate, transaction, sql.latest(),
-                row -> new LatestKey(row), true, existing));
+                null, row -> new LatestKey(row), true, existing));
         this.attributes = queue("attribute_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.attribute(),
-                row -> new LatestKey(row), true, existing));
+                null, row -> new LatestKey(row), true, existing));
         this.stopTimeout = storage.getStopTimeout();
     }
 
@@ -100,9 +101,12 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
      * Writes a batch of one table in one transaction. A device deleted while its rows waited makes the batch fail
      * (its rows have no device to refer to): then the rows of every device that no longer exists are left out and
      * the rest is written again, so the batch commits every row it can and only the deleted devices' saves fail,
-     * with {@link DeviceDeletedException}. A failure with no deleted device behind it fails the whole batch.
+     * with {@link DeviceDeletedException}. A failure with no deleted device behind it fails the whole batch. With an
+     * {@code insertOnlySql}, a batch is first inserted with it, and written again with {@code sql} (the upsert) only
+     * when one of its rows is already stored.
      */
-    record TableWriter(JdbcTemplate jdbc, TransactionTemplate transaction, String sql, Function<KvRow, Object> keyOf,
+    record TableWriter(JdbcTemplate jdbc, TransactionTemplate transaction, String sql, String insertOnlySql,
+                       Function<KvRow, Object> keyOf,
                        boolean newestWins, Function<Set<UUID>, Set<UUID>> existingDevices) {
 
         /** Devices deleted during the retries themselves are looked for again, a few times. */
@@ -140,6 +144,14 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         private void writeAll(List<KvRow> rows) {
             List<Object[]> params = new ArrayList<>(rows.size());
             fold(rows, keyOf, newestWins).forEach(row -> params.add(row.params()));
+            if (insertOnlySql != null) {
+                try {
+                    transaction.executeWithoutResult(status -> jdbc.batchUpdate(insertOnlySql, params));
+                    return;
+                } catch (DuplicateKeyException alreadyStored) {
+                    // a reading sent again (its first answer lost): rolled back, written again as upserts below
+                }
+            }
             transaction.executeWithoutResult(status -> jdbc.batchUpdate(sql, params));
         }
 

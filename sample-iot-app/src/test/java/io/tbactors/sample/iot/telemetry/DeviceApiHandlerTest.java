@@ -26,14 +26,15 @@ import org.junit.jupiter.api.Test;
 import org.mockito.Mockito;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.mock.web.MockHttpServletRequest;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The device API's promise that a request always gets an answer, whatever the actor system does with the message.
  */
-class DeviceApiControllerTest {
+class DeviceApiHandlerTest {
 
+    private static final byte[] BODY = "{\"a\": 1}".getBytes(StandardCharsets.UTF_8);
+    private static final String PATH = "/api/v1/token/telemetry";
     private static final Device DEVICE = new Device(UUID.randomUUID(), UUID.randomUUID(), "d", "t", "token", 0, 0L);
 
     private final DeviceService deviceService = mock(DeviceService.class);
@@ -41,11 +42,11 @@ class DeviceApiControllerTest {
     private final SampleProperties properties = new SampleProperties();
     private final IotStats stats = new IotStats();
     private final InFlightLimiter limiter = new InFlightLimiter(properties);
-    private final DeviceApiController controller = new DeviceApiController(deviceService,
+    private final DeviceApiHandler handler = new DeviceApiHandler(deviceService,
             new DevicePayloadParser(JsonMapper.builder().build(), properties),
             new DeviceIngestion(actorSystemContext, limiter, stats), properties, stats);
 
-    DeviceApiControllerTest() {
+    DeviceApiHandlerTest() {
         when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
     }
 
@@ -56,7 +57,7 @@ class DeviceApiControllerTest {
             return null;
         }).when(actorSystemContext).tell(any());
 
-        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(429);
         assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
@@ -71,7 +72,7 @@ class DeviceApiControllerTest {
             return null;
         }).when(actorSystemContext).tell(any());
 
-        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
         assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("its actor stopped (STOPPED)");
@@ -82,7 +83,7 @@ class DeviceApiControllerTest {
     void aMessageNobodyAcceptsAnswers503AfterTheReplyTimeout() throws Exception {
         properties.getDeviceApi().setReplyTimeout(Duration.ofMillis(50));
 
-        ResponseEntity<Object> response = controller.postAttributes("token", request()).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = handler.postAttributes("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
         assertThat(((ProblemDetail) response.getBody()).getDetail())
@@ -98,7 +99,7 @@ class DeviceApiControllerTest {
             return null;
         }).when(actorSystemContext).tell(any());
 
-        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
         assertThat(limiter.getInFlightReadings()).as("answered by the timeout, still in the rule engine").isEqualTo(1);
@@ -114,7 +115,7 @@ class DeviceApiControllerTest {
             return null;
         }).when(actorSystemContext).tell(any());
 
-        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(500);
         assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("rule node 'save' failed: disk full");
@@ -125,15 +126,62 @@ class DeviceApiControllerTest {
     void aMessageBeforeTheRootActorExistsAnswers503() throws Exception {
         doThrow(new IllegalStateException("The root actor is not created yet")).when(actorSystemContext).tell(any());
 
-        ResponseEntity<Object> response = controller.postTelemetry("token", request()).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
         assertThat(((ProblemDetail) response.getBody()).getDetail()).endsWith("the actors are starting");
     }
 
-    private static MockHttpServletRequest request() {
-        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/v1/token/telemetry");
-        request.setContent("{\"a\": 1}".getBytes(StandardCharsets.UTF_8));
-        return request;
+    @Test
+    void aDeviceWithNoRoomLeftIsRefusedBeforeItsBodyIsParsed() throws Exception {
+        properties.getDeviceApi().setMaxInFlightPerDevice(2);
+        properties.getDeviceApi().setMaxInFlightPerTenant(2);
+        InFlightLimiter full = new InFlightLimiter(properties);
+        assertThat(full.tryAcquire(DEVICE.tenantId(), DEVICE.id(), 2)).isNull();
+        DevicePayloadParser parser = Mockito.spy(new DevicePayloadParser(JsonMapper.builder().build(), properties));
+        DeviceApiHandler bounded = new DeviceApiHandler(deviceService, parser,
+                new DeviceIngestion(actorSystemContext, full, stats), properties, stats);
+
+        ResponseEntity<Object> response = bounded.postTelemetry("token", "not even JSON".getBytes(StandardCharsets.UTF_8), PATH)
+                .get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).as("429, not the 400 a parse would give").isEqualTo(429);
+        assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("the device has 2 reading(s) in flight");
+        Mockito.verify(parser, Mockito.never()).parseTelemetry(any());
+        assertThat(full.getRefused()).isEqualTo(1);
+        assertThat(stats.getDeviceRejected()).isEqualTo(1);
+        Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
+    }
+
+    @Test
+    void aBodyThatFitsTheRoomLeftOnlyInPartIsParsedAndThenRefused() throws Exception {
+        properties.getDeviceApi().setMaxInFlightPerDevice(3);
+        properties.getDeviceApi().setMaxInFlightPerTenant(3);
+        InFlightLimiter partly = new InFlightLimiter(properties);
+        assertThat(partly.tryAcquire(DEVICE.tenantId(), DEVICE.id(), 2)).isNull();
+        DeviceApiHandler bounded = new DeviceApiHandler(deviceService,
+                new DevicePayloadParser(JsonMapper.builder().build(), properties),
+                new DeviceIngestion(actorSystemContext, partly, stats), properties, stats);
+
+        ResponseEntity<Object> response = bounded.postTelemetry("token",
+                "[{\"a\": 1}, {\"a\": 2}]".getBytes(StandardCharsets.UTF_8), PATH).get(5, TimeUnit.SECONDS);
+
+        assertThat(response.getStatusCode().value()).isEqualTo(429);
+        assertThat(partly.getInFlightReadings()).as("nothing taken by the refused message").isEqualTo(2);
+        Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
+    }
+
+    @Test
+    void anUnknownTokenAndABadBodyAnswerProblemDetails() throws Exception {
+        ResponseEntity<Object> unknown = handler.postTelemetry("nobody", BODY, PATH).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> malformed = handler.postTelemetry("token", "{".getBytes(StandardCharsets.UTF_8), PATH)
+                .get(5, TimeUnit.SECONDS);
+
+        assertThat(unknown.getStatusCode().value()).isEqualTo(401);
+        assertThat(((ProblemDetail) unknown.getBody()).getDetail()).isEqualTo("Unknown device access token");
+        assertThat(malformed.getStatusCode().value()).isEqualTo(400);
+        assertThat(((ProblemDetail) malformed.getBody()).getInstance()).hasToString(PATH);
+        Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
     }
 }

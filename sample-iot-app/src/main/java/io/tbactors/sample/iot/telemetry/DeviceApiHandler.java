@@ -1,6 +1,5 @@
 package io.tbactors.sample.iot.telemetry;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,31 +16,26 @@ import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.ProblemResponses;
-import io.tbactors.sample.iot.web.RequestBodies;
-import jakarta.servlet.http.HttpServletRequest;
 import lombok.RequiredArgsConstructor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
+import org.springframework.stereotype.Component;
 
 /**
- * The device API, compatible with ThingsBoard's HTTP transport: a device posts with its access token in the path.
- * A 200 means stored: it comes once the tenant's root rule chain has finished with every reading of the request
- * (asynchronously: no servlet thread waits). 429 (with Retry-After) when the device's or the tenant's readings in
- * flight are at their bound, or the device's mailbox is full; 500 with the reason when the chain failed on a reading;
- * 503 (with Retry-After) when a storage write queue is full; 410 when the device was deleted before its readings were
- * stored; 503 when the actor system is shutting down or the chain did not finish within the reply timeout.
+ * The device API's logic, compatible with ThingsBoard's HTTP transport: a device posts with its access token in the
+ * path; {@link DeviceApiServlet} reads the body and writes what this returns. A 200 means stored: it comes once the
+ * tenant's root rule chain has finished with every reading of the request (asynchronously: no thread waits). 429
+ * (with Retry-After) when the device's or the tenant's readings in flight are at their bound (checked before the body
+ * is parsed when there is no room at all, and again with the body's count), or the device's mailbox is full; 500 with
+ * the reason when the chain failed on a reading; 503 (with Retry-After) when a storage write queue is full; 410 when
+ * the device was deleted before its readings were stored; 503 when the actor system is shutting down or the chain did
+ * not finish within the reply timeout; 400, 401 and 413 for a bad body, an unknown token and a body over the limit.
+ * Every answer that is not a 200 carries a problem detail.
  */
-@RestController
-@RequestMapping("/api/v1/{accessToken}")
+@Component
 @RequiredArgsConstructor
-public class DeviceApiController {
-
-    private static final String MAX_PAYLOAD_PROPERTY = "sample.device-api.max-payload-size";
+public class DeviceApiHandler {
 
     private final DeviceService deviceService;
     private final DevicePayloadParser parser;
@@ -51,58 +45,46 @@ public class DeviceApiController {
 
     /**
      * @param accessToken the device's token
-     * @param request the request, whose body is read up to the size limit
-     * @return 200 once stored
-     * @throws IOException when reading the body fails
+     * @param body the request body, at most the size limit
+     * @param path the request path, for problem details
+     * @return completes with 200 once stored, or with the refusal or failure; never exceptionally
      */
-    @PostMapping("/telemetry")
-    public CompletableFuture<ResponseEntity<Object>> postTelemetry(@PathVariable String accessToken, HttpServletRequest request)
-            throws IOException {
-        Device device = authenticate(accessToken, request);
-        List<TsEntry> entries = parser.parseTelemetry(readBody(request));
-        return submit(device, TbMsgType.POST_TELEMETRY_REQUEST, entries, request);
+    public CompletableFuture<ResponseEntity<Object>> postTelemetry(String accessToken, byte[] body, String path) {
+        return post(accessToken, TbMsgType.POST_TELEMETRY_REQUEST, body, path);
     }
 
     /**
      * @param accessToken the device's token
-     * @param request the request, whose body is read up to the size limit
-     * @return 200 once stored
-     * @throws IOException when reading the body fails
+     * @param body the request body, at most the size limit
+     * @param path the request path, for problem details
+     * @return completes with 200 once stored, or with the refusal or failure; never exceptionally
      */
-    @PostMapping("/attributes")
-    public CompletableFuture<ResponseEntity<Object>> postAttributes(@PathVariable String accessToken, HttpServletRequest request)
-            throws IOException {
-        Device device = authenticate(accessToken, request);
-        List<TsEntry> entries = List.of(new TsEntry(null, parser.parseAttributes(readBody(request))));
-        return submit(device, TbMsgType.POST_ATTRIBUTES_REQUEST, entries, request);
+    public CompletableFuture<ResponseEntity<Object>> postAttributes(String accessToken, byte[] body, String path) {
+        return post(accessToken, TbMsgType.POST_ATTRIBUTES_REQUEST, body, path);
     }
 
-    private Device authenticate(String accessToken, HttpServletRequest request) {
-        // refuse an oversized body before anything else, without reading it
-        RequestBodies.checkDeclaredLength(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
-        return deviceService.findByAccessToken(accessToken)
-                .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "Unknown device access token"));
-    }
-
-    private byte[] readBody(HttpServletRequest request) throws IOException {
-        if (request.getAttribute(DeviceBodyReadFilter.BODY) instanceof byte[] body) {
-            return body;
+    private CompletableFuture<ResponseEntity<Object>> post(String accessToken, String msgType, byte[] body, String path) {
+        try {
+            Device device = deviceService.findByAccessToken(accessToken)
+                    .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "Unknown device access token"));
+            // no room at all: refused before the body is parsed, which costs more than the refusal
+            DeviceIngestion.Admission room = ingestion.checkRoom(device);
+            if (room != null) {
+                return CompletableFuture.completedFuture(refused(room, path));
+            }
+            List<TsEntry> entries = TbMsgType.POST_TELEMETRY_REQUEST.equals(msgType) ? parser.parseTelemetry(body)
+                    : List.of(new TsEntry(null, parser.parseAttributes(body)));
+            return submit(device, msgType, entries, path);
+        } catch (ApiException refused) {
+            return CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
         }
-        return RequestBodies.read(request, properties.getDeviceApi().getMaxPayloadSize(), MAX_PAYLOAD_PROPERTY);
     }
 
     private CompletableFuture<ResponseEntity<Object>> submit(Device device, String msgType, List<TsEntry> entries,
-                                                             HttpServletRequest request) {
-        String path = request.getRequestURI();
+                                                             String path) {
         DeviceIngestion.Admission admission = ingestion.submit(device, msgType, entries);
         if (!admission.accepted()) {
-            return switch (admission.refusal()) {
-                case TOO_MANY_READINGS -> throw new ApiException(HttpStatus.CONTENT_TOO_LARGE, admission.detail());
-                case IN_FLIGHT_FULL -> CompletableFuture.completedFuture(
-                        tooManyRequests("Too many readings in flight, slow down: " + admission.detail(), path));
-                case NOT_STARTED -> CompletableFuture.completedFuture(
-                        ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, admission.detail(), path));
-            };
+            return CompletableFuture.completedFuture(refused(admission, path));
         }
         long timeoutMs = properties.getDeviceApi().getReplyTimeout().toMillis();
         return admission.processed().copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS).handle((ok, failure) -> {
@@ -112,6 +94,14 @@ public class DeviceApiController {
             stats.deviceRejected();
             return failureResponse(failure, path);
         });
+    }
+
+    private static ResponseEntity<Object> refused(DeviceIngestion.Admission admission, String path) {
+        return switch (admission.refusal()) {
+            case TOO_MANY_READINGS -> ProblemResponses.of(HttpStatus.CONTENT_TOO_LARGE, admission.detail(), path);
+            case IN_FLIGHT_FULL -> tooManyRequests("Too many readings in flight, slow down: " + admission.detail(), path);
+            case NOT_STARTED -> ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, admission.detail(), path);
+        };
     }
 
     private ResponseEntity<Object> failureResponse(Throwable failure, String path) {
