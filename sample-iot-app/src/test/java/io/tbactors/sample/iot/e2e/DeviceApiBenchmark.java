@@ -42,17 +42,18 @@ import org.slf4j.LoggerFactory;
  *     -Djacoco.skip=true -Dsample.benchmark=true
  * </pre>
  * It starts the application in a JVM of its own ({@code -Xmx512m}, the JVM's default compilers) on an H2 file,
- * creates the devices, warms it up (half of {@code bench.warmup-seconds} each of single readings, bodies and MQTT,
- * not reported: the JIT takes about a minute of this load to settle),
- * then runs three phases: single readings through the real HTTP API, 8,000-reading bodies (64 KB, the largest
- * accepted) through it, and single readings as MQTT QoS 1 messages (one connection per device, at most
- * {@code bench.mqtt-window} unacknowledged per connection; a reading counts when its PUBACK, stored, arrives). The
- * load generator writes HTTP/1.1 and MQTT straight onto sockets ({@link BenchConnections}) so that it takes little of
- * the cores it shares with the server; an HTTP client answered 429 waits as long as Retry-After says, as a device
- * should. For each phase it reports readings/s, requests/s, p50/p99 latency, the share of 429s and other failures; over all the
+ * creates the devices, then runs three phases, each after a warm-up of its own of the same load
+ * ({@code bench.warmup-seconds}, not reported; the JIT takes minutes of load to settle on 2 busy cores, and each
+ * phase also runs on what the earlier ones compiled): 8,000-reading bodies (64 KB, the largest accepted) through
+ * the real HTTP API, single readings as MQTT QoS 1 messages (one connection per device, at most
+ * {@code bench.mqtt-window} unacknowledged per connection; a reading counts when its PUBACK, stored, arrives), and
+ * single readings through the HTTP API. The load generator writes HTTP/1.1 and MQTT straight onto sockets
+ * ({@link BenchConnections}) so that it takes little of the cores it shares with the server; an HTTP client answered
+ * 429 waits as long as Retry-After says, as a device should. For each phase it reports readings/s, requests/s,
+ * p50/p99 latency, the share of 429s and other failures; over all the
  * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
- * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=40
+ * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=30
  * -Dbench.mqtt-window=200}. The table goes to the log (INFO) and to
  * {@code target/device-api-benchmark.txt}.
  */
@@ -71,7 +72,7 @@ class DeviceApiBenchmark {
         int devices = Integer.getInteger("bench.devices", 20);
         int threads = Integer.getInteger("bench.threads", 64);
         Duration phase = Duration.ofSeconds(Integer.getInteger("bench.seconds", 20));
-        Duration warmUp = Duration.ofSeconds(Integer.getInteger("bench.warmup-seconds", 40));
+        Duration warmUp = Duration.ofSeconds(Integer.getInteger("bench.warmup-seconds", 30));
         String url = "jdbc:h2:file:" + dir.resolve("bench").toAbsolutePath();
         List<String> report = new ArrayList<>();
         Map<UUID, LongAdder> answeredSingles = new ConcurrentHashMap<>();
@@ -95,15 +96,22 @@ class DeviceApiBenchmark {
 
             String single = "{\"s\":1}";
             String batch = "[" + String.join(",", Collections.nCopies(BATCH, "{\"b\":1}")) + "]";
+            // each phase after a warm-up of its own: the JIT compiles its hot paths before anything is counted
+            // (readings answered in a warm-up are checked after SIGTERM too)
             if (!warmUp.isZero()) {
-                // the JIT compiles the hot paths before anything is counted (readings answered here are checked too)
-                run("warm-up", app.port(), all, threads, warmUp.dividedBy(2), single, 1, answeredSingles);
-                run("warm-up", app.port(), all, threads, warmUp.dividedBy(2), batch, BATCH, answeredBatched);
-                runMqtt("warm-up", app.mqttPort(), all, mqttWindow, warmUp.dividedBy(2), answeredMqtt);
+                run("warm-up", app.port(), all, threads, warmUp, batch, BATCH, answeredBatched);
+            }
+            String bodies = run("HTTP 8,000-reading bodies", app.port(), all, threads, phase, batch, BATCH, answeredBatched);
+            if (!warmUp.isZero()) {
+                runMqtt("warm-up", app.mqttPort(), all, mqttWindow, warmUp, answeredMqtt);
+            }
+            String mqtt = runMqtt("MQTT QoS 1 readings", app.mqttPort(), all, mqttWindow, phase, answeredMqtt);
+            if (!warmUp.isZero()) {
+                run("warm-up", app.port(), all, threads, warmUp, single, 1, answeredSingles);
             }
             report.add(run("HTTP single readings", app.port(), all, threads, phase, single, 1, answeredSingles));
-            report.add(run("HTTP 8,000-reading bodies", app.port(), all, threads, phase, batch, BATCH, answeredBatched));
-            report.add(runMqtt("MQTT QoS 1 readings", app.mqttPort(), all, mqttWindow, phase, answeredMqtt));
+            report.add(bodies);
+            report.add(mqtt);
 
             sampler.shutdownNow();
             heapMax = heap.get();
@@ -120,7 +128,7 @@ class DeviceApiBenchmark {
         report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx512m); readings answered 200 missing from the "
                 + "database after SIGTERM: %d", heapMax / 1e6, missing));
         String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d HTTP client threads, %d MQTT "
-                + "connections of at most %d unacknowledged, %d s a phase after %d s of warm-up, %d cores, load average "
+                + "connections of at most %d unacknowledged, %d s a phase, each after %d s of warm-up, %d cores, load average "
                 + "%.1f at the end%n", devices, threads, devices, mqttWindow, phase.toSeconds(),
                 warmUp.toSeconds(), Runtime.getRuntime().availableProcessors(),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())

@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.security.web.FilterChainProxy;
 
 /**
  * Every error the server produces is a problem detail ({@code application/problem+json}), wherever it comes from:
@@ -42,6 +44,30 @@ class ProblemDetailsEndToEndTest extends EndToEndTest {
                 type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(response.json().has("status")).isTrue();
         assertThat(response.json().has("title")).isTrue();
+    }
+
+    @Test
+    void theDeviceApiAnswersOtherMethodsAndPathsWithProblemDetails() throws IOException {
+        String get = raw("GET /api/v1/some-token/telemetry HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        String unknown = raw("POST /api/v1/some-token/rpc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
+                + "Connection: close\r\n\r\n{}");
+        String tooLarge = raw("POST /api/v1/some-token/telemetry HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Length: 999999999\r\nConnection: close\r\n\r\n");
+
+        assertThat(get).startsWith("HTTP/1.1 405").contains("Allow: POST", "takes POST only, not GET");
+        assertProblem(get, 405);
+        assertThat(unknown).startsWith("HTTP/1.1 404").contains("POST /api/v1/{accessToken}/telemetry");
+        assertProblem(unknown, 404);
+        assertThat(tooLarge).as("refused unread").startsWith("HTTP/1.1 413").contains("sample.device-api.max-payload-size");
+        assertProblem(tooLarge, 413);
+    }
+
+    @Test
+    void theDeviceApisSecurityChainRunsNoAuthenticationSessionOrHeaderFilter(@Autowired FilterChainProxy security) {
+        // the one filter Spring Security always adds: it only hands the security context to async work
+        assertThat(security.getFilters("/api/v1/some-token/telemetry")).as("the device API's filters")
+                .extracting(filter -> filter.getClass().getSimpleName()).containsExactly("WebAsyncManagerIntegrationFilter");
+        assertThat(security.getFilters("/api/devices")).as("the management API's filters").isNotEmpty();
     }
 
     private static void assertProblem(String response, int status) {
