@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -24,14 +27,15 @@ import org.slf4j.LoggerFactory;
  * How many history rows H2 itself can store per second on this machine, with nothing else running: the app's
  * schema (Flyway's migrations) in an H2 file, the app's own statements ({@link KvTableSql}: the insert the writer
  * tries first and the upsert it falls back to), batches of 1,000 rows (the default {@code sample.storage.batch-size})
- * of 20 devices, one transaction a batch, on one thread as the write-behind queue writes. This is the ceiling of the
- * device API's bodies with the default database: each reading is one history row. Run by its own command (skipped
+ * of 20 devices, one transaction a batch, on one thread as the write-behind queue writes, and then on 2 and 4
+ * threads (each with its own connection and devices, as writers per device partition would). This is the ceiling of
+ * the device API's bodies with the default database: each reading is one history row. Run by its own command (skipped
  * by the build):
  * <pre>
  * ./mvnw -B -q verify -pl sample-iot-app -am -Dtest=H2HistoryCeilingBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Djacoco.skip=true -Dsample.benchmark=true
  * </pre>
- * Each statement writes 400,000 rows twice into a fresh file; the second round is reported (the first warms the
+ * Each measurement writes 400,000 rows twice into a fresh file; the second round is reported (the first warms the
  * JIT). The table goes to the log and to {@code target/h2-history-ceiling.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
@@ -50,16 +54,18 @@ class H2HistoryCeilingBenchmark {
     void historyRowsPerSecondOfOneWriterThread() throws Exception {
         KvTableSql sql = KvTableSql.forDatabase("H2");
         List<String> report = new ArrayList<>();
-        report.add(String.format(Locale.ROOT, "H2 history rows/s, one thread, batches of %d, %d cores", BATCH,
+        report.add(String.format(Locale.ROOT, "H2 history rows/s, batches of %d, %d cores", BATCH,
                 Runtime.getRuntime().availableProcessors()));
-        report.add(measure("insert (tried first)", sql.historyInsertOnly()));
-        report.add(measure("upsert (MERGE ... KEY)", sql.history()));
+        report.add(measure("insert (tried first)", sql.historyInsertOnly(), 1));
+        report.add(measure("upsert (MERGE ... KEY)", sql.history(), 1));
+        report.add(measure("insert", sql.historyInsertOnly(), 2));
+        report.add(measure("insert", sql.historyInsertOnly(), 4));
         String table = String.join(System.lineSeparator(), report) + System.lineSeparator();
         log.info("{}{}", System.lineSeparator(), table);
         Files.writeString(Path.of("target", "h2-history-ceiling.txt"), table);
     }
 
-    private String measure(String name, String statement) throws Exception {
+    private String measure(String name, String statement, int writers) throws Exception {
         String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath();
         Flyway.configure().dataSource(url, "sa", "").load().migrate();
         try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
@@ -76,37 +82,59 @@ class H2HistoryCeilingBenchmark {
                     insert.executeUpdate();
                 }
             }
-            connection.setAutoCommit(false);
-            long[] ts = new long[DEVICES];
             double rowsPerSecond = 0;
-            try (PreparedStatement write = connection.prepareStatement(statement)) {
+            ExecutorService pool = Executors.newFixedThreadPool(writers);
+            try {
                 for (int round = 0; round < 2; round++) {
                     long started = System.nanoTime();
-                    for (int written = 0; written < ROWS; written += BATCH) {
-                        for (int i = 0; i < BATCH; i++) {
-                            // bodies of 8,000 readings, device after device, each reading one row at a later time
-                            int d = ((written + i) / 8000) % DEVICES;
-                            write.setObject(1, devices[d]);
-                            write.setString(2, "b");
-                            write.setLong(3, 1_700_000_000_000L + ts[d]++);
-                            write.setNull(4, Types.BOOLEAN);
-                            write.setLong(5, 1);
-                            write.setNull(6, Types.DOUBLE);
-                            write.setNull(7, Types.VARCHAR);
-                            write.setNull(8, Types.VARCHAR);
-                            write.addBatch();
-                        }
-                        write.executeBatch();
-                        connection.commit();
+                    List<Future<Void>> done = new ArrayList<>();
+                    for (int w = 0; w < writers; w++) {
+                        int writer = w;
+                        long firstTs = 1_700_000_000_000L + round * 10_000_000L;
+                        // each writer its own connection and its own devices, as a writer per device partition would
+                        done.add(pool.submit(() -> write(url, statement, devices, writer, writers, firstTs)));
+                    }
+                    for (Future<Void> writer : done) {
+                        writer.get();
                     }
                     rowsPerSecond = ROWS / ((System.nanoTime() - started) / 1e9);
                 }
+            } finally {
+                pool.shutdown();
             }
             try (var count = connection.createStatement().executeQuery("SELECT COUNT(*) FROM ts_kv")) {
                 count.next();
                 assertThat(count.getLong(1)).as("every row stored").isEqualTo(2L * ROWS);
             }
-            return String.format(Locale.ROOT, "%-24s %9.0f rows/s", name, rowsPerSecond);
+            return String.format(Locale.ROOT, "%-24s %d writer(s) %9.0f rows/s", name, writers, rowsPerSecond);
         }
+    }
+
+    private static Void write(String url, String statement, UUID[] devices, int writer, int writers, long firstTs)
+            throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement write = connection.prepareStatement(statement)) {
+            connection.setAutoCommit(false);
+            long ts = firstTs;
+            int mine = DEVICES / writers;
+            for (int written = 0; written < ROWS / writers; written += BATCH) {
+                for (int i = 0; i < BATCH; i++) {
+                    // bodies of 8,000 readings, device after device, each reading one row at a later time
+                    UUID device = devices[writer + writers * (((written + i) / 8000) % mine)];
+                    write.setObject(1, device);
+                    write.setString(2, "b");
+                    write.setLong(3, ts++);
+                    write.setNull(4, Types.BOOLEAN);
+                    write.setLong(5, 1);
+                    write.setNull(6, Types.DOUBLE);
+                    write.setNull(7, Types.VARCHAR);
+                    write.setNull(8, Types.VARCHAR);
+                    write.addBatch();
+                }
+                write.executeBatch();
+                connection.commit();
+            }
+        }
+        return null;
     }
 }
