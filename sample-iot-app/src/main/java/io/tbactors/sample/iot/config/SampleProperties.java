@@ -243,6 +243,14 @@ public class SampleProperties {
         @Min(1)
         private int queueCapacity = 100_000;
 
+        /**
+         * Write queues of the history table ({@code ts_kv}), each with its own writer thread and connection; a
+         * device's rows always go to the same one (by its id), so they are written in order.
+         */
+        @Min(1)
+        @Max(16)
+        private int historyWriters = 2;
+
         /** Longest time a save waits for room in a full queue before it fails (the rule node's Failure). */
         @NotNull
         private Duration offerTimeout = Duration.ofSeconds(1);

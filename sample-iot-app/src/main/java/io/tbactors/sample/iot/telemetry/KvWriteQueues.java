@@ -30,10 +30,10 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The write-behind queues of the key-value tables, one per table ({@code ts_kv}, {@code ts_kv_latest},
- * {@code attribute_kv}), each written in JDBC batches of up to {@code sample.storage.batch-size} rows, one
- * transaction a batch. A save's future completes when its batch is committed, so a rule node reports a save done
- * only once it is stored.
+ * The write-behind queues of the key-value tables, one per table ({@code ts_kv_latest}, {@code attribute_kv}) and
+ * {@code sample.storage.history-writers} for the history ({@code ts_kv}, a device's rows always in the same one), each
+ * written by its own thread in JDBC batches of up to {@code sample.storage.batch-size} rows, one transaction a batch.
+ * A save's future completes when its batch is committed, so a rule node reports a save done only once it is stored.
  *
  * <p>Within a batch, rows for the same key are folded before they are written, with the result of writing them
  * one by one in order: for history the last row at a time wins, for latest values and attributes the newest time
@@ -49,7 +49,7 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
     /** Stops after the actor system ({@link TbActorsLifecycle#PHASE}) and before the web server. */
     public static final int PHASE = TbActorsLifecycle.PHASE - 256;
 
-    private final WriteBehindQueue<KvRow> history;
+    private final List<WriteBehindQueue<KvRow>> history;
     private final WriteBehindQueue<KvRow> latest;
     private final WriteBehindQueue<KvRow> attributes;
     private final Duration stopTimeout;
@@ -71,8 +71,13 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(jdbcTemplate);
         Function<Set<UUID>, Set<UUID>> existing = ids -> new HashSet<>(named.queryForList(
                 "SELECT id FROM device WHERE id IN (:ids)", Map.of("ids", ids), UUID.class));
-        this.history = queue("ts_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.history(),
-                sql.historyInsertOnly(), row -> new HistoryKey(row), false, existing));
+        int writers = storage.getHistoryWriters();
+        List<WriteBehindQueue<KvRow>> historyQueues = new ArrayList<>(writers);
+        for (int i = 0; i < writers; i++) {
+            historyQueues.add(queue(writers == 1 ? "ts_kv" : "ts_kv-" + i, storage, new TableWriter(jdbcTemplate, transaction,
+                    sql.history(), sql.historyInsertOnly(), row -> new HistoryKey(row), false, existing)));
+        }
+        this.history = List.copyOf(historyQueues);
         this.latest = queue("ts_kv_latest", storage, new TableWriter(jdbcTemplate, transaction, sql.latest(),
                 null, row -> new LatestKey(row), true, existing));
         this.attributes = queue("attribute_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.attribute(),
@@ -178,8 +183,16 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         return new ArrayList<>(byKey.values());
     }
 
-    /** @return the history queue ({@code ts_kv}) */
-    public WriteBehindQueue<KvRow> history() {
+    /**
+     * @param deviceId a device
+     * @return the history queue ({@code ts_kv}) of the device's rows: always the same one, so they are written in order
+     */
+    public WriteBehindQueue<KvRow> history(UUID deviceId) {
+        return history.get(Math.floorMod(deviceId.hashCode(), history.size()));
+    }
+
+    /** @return the history queues ({@code sample.storage.history-writers} of them) */
+    public List<WriteBehindQueue<KvRow>> historyQueues() {
         return history;
     }
 
@@ -194,7 +207,10 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
     }
 
     private List<WriteBehindQueue<KvRow>> all() {
-        return List.of(history, latest, attributes);
+        List<WriteBehindQueue<KvRow>> all = new ArrayList<>(history);
+        all.add(latest);
+        all.add(attributes);
+        return all;
     }
 
     @Override

@@ -50,7 +50,7 @@ public class TimeseriesDao {
         List<CompletableFuture<Void>> rows = new ArrayList<>(values.size() * 2);
         for (Map.Entry<String, Object> entry : values.entrySet()) {
             KvRow row = new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()));
-            rows.add(queues.history().add(row));
+            rows.add(queues.history(deviceId).add(row));
             rows.add(queues.latest().add(row));
         }
         return rows.size() == 1 ? rows.get(0) : CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));

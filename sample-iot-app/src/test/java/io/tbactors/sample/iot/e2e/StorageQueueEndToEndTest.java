@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
+import io.tbactors.sample.iot.telemetry.KvRow;
 import io.tbactors.sample.iot.telemetry.KvWriteQueues;
+import io.tbactors.sample.iot.telemetry.WriteBehindQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -58,13 +60,13 @@ class StorageQueueEndToEndTest extends EndToEndTest {
 
     @Test
     void aFullStorageQueueAnswers503WithRetryAfterAndSaysTheQueueIsFull() throws Exception {
-        ApiClient.Device device = newDevice();
         List<CompletableFuture<ApiClient.Response>> queued = new ArrayList<>();
-        holdTheWritersOnABatch(queued);
+        WriteBehindQueue<KvRow> held = holdTheWritersOnABatch(queued);
+        ApiClient.Device device = newDeviceWrittenBy(held);
         for (int i = 1; i <= 4; i++) {
             queued.add(postAsync(device, "{\"ts\": " + i + ", \"values\": {\"t\": " + i + "}}"));
         }
-        await().atMost(WAIT).until(() -> queues.history().size() == 4 && queues.latest().size() == 4);
+        await().atMost(WAIT).until(() -> held.size() == 4 && queues.latest().size() == 4);
 
         ApiClient.Response refused = api.postAsDevice(device.token(), "telemetry", "{\"ts\": 5, \"values\": {\"t\": 5}}");
 
@@ -73,7 +75,7 @@ class StorageQueueEndToEndTest extends EndToEndTest {
         assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(refused.json().get("detail").stringValue()).contains("storage queue is full", "ts_kv");
-        assertThat(queues.history().getRefused()).isPositive();
+        assertThat(held.getRefused()).isPositive();
 
         gate.open();
         for (CompletableFuture<ApiClient.Response> response : queued) {
@@ -86,14 +88,14 @@ class StorageQueueEndToEndTest extends EndToEndTest {
 
     @Test
     void aDeviceDeletedWhileItsRowsAreQueuedFailsOnlyItsOwnRequestAndTheBatchCommitsTheRest() throws Exception {
-        ApiClient.Device deleted = newDevice();
-        ApiClient.Device other = newDevice();
         List<CompletableFuture<ApiClient.Response>> blocker = new ArrayList<>();
-        holdTheWritersOnABatch(blocker);
+        WriteBehindQueue<KvRow> held = holdTheWritersOnABatch(blocker);
+        ApiClient.Device deleted = newDeviceWrittenBy(held);
+        ApiClient.Device other = newDeviceWrittenBy(held);
         CompletableFuture<ApiClient.Response> ofDeleted = postAsync(deleted, "{\"ts\": 1000, \"values\": {\"t\": 1}}");
         CompletableFuture<ApiClient.Response> ofOther = postAsync(other, "{\"ts\": 1000, \"values\": {\"t\": 2}}");
         // both readings wait in each queue, so the writers take them as one batch when they go on
-        await().atMost(WAIT).until(() -> queues.history().size() == 2 && queues.latest().size() == 2);
+        await().atMost(WAIT).until(() -> held.size() == 2 && queues.latest().size() == 2);
 
         assertThat(api.delete("/api/devices/" + deleted.id()).status()).isEqualTo(204);
         gate.open();
@@ -106,14 +108,30 @@ class StorageQueueEndToEndTest extends EndToEndTest {
         assertThat(blocker.get(0).get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
         JsonNode latest = api.get(TelemetryEndToEndTest.latestPath(other)).json();
         assertThat(latest.get("t").get("value").intValue()).isEqualTo(2);
-        assertThat(queues.history().getRejectedRows()).isPositive();
+        assertThat(held.getRejectedRows()).isPositive();
     }
 
-    /** Posts a reading whose rows the writers take as a batch, and waits until both writers wait at the gate. */
-    private void holdTheWritersOnABatch(List<CompletableFuture<ApiClient.Response>> responses) {
+    /**
+     * Posts a reading whose rows the writers take as a batch, and waits until both writers (its history queue's and
+     * the latest values') wait at the gate.
+     *
+     * @return the history queue whose writer is held: rows of devices written by it wait there
+     */
+    private WriteBehindQueue<KvRow> holdTheWritersOnABatch(List<CompletableFuture<ApiClient.Response>> responses) {
         gate.close();
-        responses.add(postAsync(newDevice(), "{\"ts\": 1, \"values\": {\"blocker\": 1}}"));
+        ApiClient.Device blocker = newDevice();
+        responses.add(postAsync(blocker, "{\"ts\": 1, \"values\": {\"blocker\": 1}}"));
         await().atMost(WAIT).until(() -> gate.waiting() == 2);
+        return queues.history(blocker.id());
+    }
+
+    /** A new device whose history rows go to the given queue (a device's rows always go to the same one). */
+    private ApiClient.Device newDeviceWrittenBy(WriteBehindQueue<KvRow> queue) {
+        ApiClient.Device device = newDevice();
+        while (queues.history(device.id()) != queue) {
+            device = newDevice();
+        }
+        return device;
     }
 
     private CompletableFuture<ApiClient.Response> postAsync(ApiClient.Device device, String body) {

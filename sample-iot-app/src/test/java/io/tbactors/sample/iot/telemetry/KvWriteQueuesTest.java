@@ -70,10 +70,16 @@ class KvWriteQueuesTest {
         }
     }
 
+    /** One history writer: the batch tests put rows of several devices in one history batch. */
     private void start(int batchSize, Duration maxDelay) {
+        start(batchSize, maxDelay, 1);
+    }
+
+    private void start(int batchSize, Duration maxDelay, int historyWriters) {
         SampleProperties properties = new SampleProperties();
         properties.getStorage().setBatchSize(batchSize);
         properties.getStorage().setMaxDelay(maxDelay);
+        properties.getStorage().setHistoryWriters(historyWriters);
         queues = new KvWriteQueues(jdbc, new DataSourceTransactionManager(jdbc.getDataSource()), properties);
         queues.start();
         JdbcClient client = JdbcClient.create(jdbc);
@@ -151,7 +157,7 @@ class KvWriteQueuesTest {
             assertThat(save).isCompletedExceptionally();
         }
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM ts_kv WHERE device_id = ?", Long.class, device)).as("rolled back").isZero();
-        assertThat(queues.history().getFailedBatches()).isEqualTo(1);
+        assertThat(queues.history(device).getFailedBatches()).isEqualTo(1);
 
         CompletableFuture<Void> after = timeseries.save(device, 3000, values("a", 4L, "b", 5L, "c", 6L));
         queues.stop();
@@ -177,8 +183,35 @@ class KvWriteQueuesTest {
         first.get();
         last.get();
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM ts_kv WHERE device_id = ?", Long.class, device)).isEqualTo(2);
-        assertThat(queues.history().getFailedBatches()).isZero();
-        assertThat(queues.history().getRejectedRows()).isEqualTo(1);
+        assertThat(queues.history(device).getFailedBatches()).isZero();
+        assertThat(queues.history(device).getRejectedRows()).isEqualTo(1);
+    }
+
+    @Test
+    void historyRowsArePartitionedByDeviceAndEachDevicesRowsAreWrittenInOrder() {
+        start(7, Duration.ofMillis(1), 2);
+        UUID second = newDevice();
+        while (queues.history(second) == queues.history(device)) {
+            second = newDevice();
+        }
+        List<CompletableFuture<Void>> saves = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            saves.add(timeseries.save(device, 1000 + i, values("a", (long) i)));
+            saves.add(timeseries.save(second, 1000 + i, values("a", (long) -i)));
+            // the same time again: a later write of a key replaces the earlier one, whichever batch it lands in
+            saves.add(timeseries.save(device, 1000 + i, values("a", (long) i * 10)));
+        }
+
+        awaitAll(saves);
+        assertThat(queues.historyQueues()).hasSize(2).extracting(WriteBehindQueue::getName).containsExactly("ts_kv-0", "ts_kv-1");
+        assertThat(queues.history(device).getRowsWritten()).as("every row of the device in its own queue").isGreaterThanOrEqualTo(100);
+        assertThat(queues.history(second).getRowsWritten()).isEqualTo(100);
+        List<TsValue> first = timeseries.findHistory(device, List.of("a"), 0, Long.MAX_VALUE, 1000).get("a");
+        assertThat(first).hasSize(100);
+        for (int i = 0; i < 100; i++) {
+            assertThat(first.get(i)).isEqualTo(new TsValue(1000 + i, (long) i * 10));
+        }
+        assertThat(timeseries.findLatest(second, null)).containsEntry("a", new TsValue(1099, -99L));
     }
 
     @Test
