@@ -249,7 +249,7 @@ public class SampleProperties {
          */
         @Min(1)
         @Max(16)
-        private int historyWriters = 2;
+        private int historyWriters = 1;
 
         /** Longest time a save waits for room in a full queue before it fails (the rule node's Failure). */
         @NotNull
