@@ -65,4 +65,33 @@ class ActuatorEndToEndTest extends EndToEndTest {
         assertThat(meter.get("name").stringValue()).isEqualTo("sample.iot.device.messages");
         assertThat(api.get("/actuator/metrics/sample.iot.rule.engine.messages").status()).isEqualTo(200);
     }
+
+    @Test
+    void theDeviceApiIsTimedByItsOwnMeterAndNotByHttpServerRequests() {
+        ApiClient.Device device = newDevice();
+        double before = count("/actuator/metrics/sample.iot.device.api.requests?tag=outcome:SUCCESS");
+        double unknownBefore = count("/actuator/metrics/http.server.requests?tag=uri:UNKNOWN");
+
+        assertThat(api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}").status()).isEqualTo(200);
+        assertThat(api.postAsDevice("no-such-token", "telemetry", "{\"t\": 1}").status()).isEqualTo(401);
+
+        assertThat(count("/actuator/metrics/sample.iot.device.api.requests?tag=outcome:SUCCESS")).isEqualTo(before + 1);
+        assertThat(count("/actuator/metrics/sample.iot.device.api.requests?tag=outcome:CLIENT_ERROR")).isPositive();
+        assertThat(count("/actuator/metrics/http.server.requests?tag=uri:UNKNOWN")).as("no device post observed")
+                .isEqualTo(unknownBefore);
+    }
+
+    /** @return the COUNT statistic of a meter, 0 when it has no such series yet */
+    private double count(String path) {
+        ApiClient.Response response = api.get(path);
+        if (response.status() == 404) {
+            return 0;
+        }
+        for (JsonNode measurement : response.json().get("measurements")) {
+            if ("COUNT".equals(measurement.get("statistic").stringValue())) {
+                return measurement.get("value").doubleValue();
+            }
+        }
+        return 0;
+    }
 }
