@@ -41,13 +41,11 @@ public class InFlightLimiter {
      */
     public String tryAcquire(UUID tenantId, UUID deviceId, int readings) {
         if (!add(byDevice, deviceId, readings, perDevice)) {
-            return refuse("the device has " + byDevice.getOrDefault(deviceId, 0) + " reading(s) in flight; at most "
-                    + perDevice + " (sample.device-api.max-in-flight-per-device)");
+            return deviceFull(byDevice.getOrDefault(deviceId, 0));
         }
         if (!add(byTenant, tenantId, readings, perTenant)) {
             subtract(byDevice, deviceId, readings);
-            return refuse("the tenant has " + byTenant.getOrDefault(tenantId, 0) + " reading(s) in flight; at most "
-                    + perTenant + " (sample.device-api.max-in-flight-per-tenant)");
+            return tenantFull(byTenant.getOrDefault(tenantId, 0));
         }
         return null;
     }
@@ -63,15 +61,10 @@ public class InFlightLimiter {
     public String checkRoom(UUID tenantId, UUID deviceId) {
         int device = byDevice.getOrDefault(deviceId, 0);
         if (device >= perDevice) {
-            return refuse("the device has " + device + " reading(s) in flight; at most " + perDevice
-                    + " (sample.device-api.max-in-flight-per-device)");
+            return deviceFull(device);
         }
         int tenant = byTenant.getOrDefault(tenantId, 0);
-        if (tenant >= perTenant) {
-            return refuse("the tenant has " + tenant + " reading(s) in flight; at most " + perTenant
-                    + " (sample.device-api.max-in-flight-per-tenant)");
-        }
-        return null;
+        return tenant >= perTenant ? tenantFull(tenant) : null;
     }
 
     /**
@@ -112,6 +105,16 @@ public class InFlightLimiter {
     /** @return the per-tenant bound */
     public int getPerTenant() {
         return perTenant;
+    }
+
+    private String deviceFull(int inFlight) {
+        return refuse("the device has " + inFlight + " reading(s) in flight; at most " + perDevice
+                + " (sample.device-api.max-in-flight-per-device)");
+    }
+
+    private String tenantFull(int inFlight) {
+        return refuse("the tenant has " + inFlight + " reading(s) in flight; at most " + perTenant
+                + " (sample.device-api.max-in-flight-per-tenant)");
     }
 
     private String refuse(String why) {

@@ -134,13 +134,9 @@ class DeviceApiHandlerTest {
 
     @Test
     void aDeviceWithNoRoomLeftIsRefusedBeforeItsBodyIsParsed() throws Exception {
-        properties.getDeviceApi().setMaxInFlightPerDevice(2);
-        properties.getDeviceApi().setMaxInFlightPerTenant(2);
-        InFlightLimiter full = new InFlightLimiter(properties);
-        assertThat(full.tryAcquire(DEVICE.tenantId(), DEVICE.id(), 2)).isNull();
+        InFlightLimiter full = limiterHolding(2, 2);
         DevicePayloadParser parser = Mockito.spy(new DevicePayloadParser(JsonMapper.builder().build(), properties));
-        DeviceApiHandler bounded = new DeviceApiHandler(deviceService, parser,
-                new DeviceIngestion(actorSystemContext, full, stats), properties, stats);
+        DeviceApiHandler bounded = handlerWith(parser, full);
 
         ResponseEntity<Object> response = bounded.postTelemetry("token", "not even JSON".getBytes(StandardCharsets.UTF_8), PATH)
                 .get(5, TimeUnit.SECONDS);
@@ -156,13 +152,8 @@ class DeviceApiHandlerTest {
 
     @Test
     void aBodyThatFitsTheRoomLeftOnlyInPartIsParsedAndThenRefused() throws Exception {
-        properties.getDeviceApi().setMaxInFlightPerDevice(3);
-        properties.getDeviceApi().setMaxInFlightPerTenant(3);
-        InFlightLimiter partly = new InFlightLimiter(properties);
-        assertThat(partly.tryAcquire(DEVICE.tenantId(), DEVICE.id(), 2)).isNull();
-        DeviceApiHandler bounded = new DeviceApiHandler(deviceService,
-                new DevicePayloadParser(JsonMapper.builder().build(), properties),
-                new DeviceIngestion(actorSystemContext, partly, stats), properties, stats);
+        InFlightLimiter partly = limiterHolding(3, 2);
+        DeviceApiHandler bounded = handlerWith(new DevicePayloadParser(JsonMapper.builder().build(), properties), partly);
 
         ResponseEntity<Object> response = bounded.postTelemetry("token",
                 "[{\"a\": 1}, {\"a\": 2}]".getBytes(StandardCharsets.UTF_8), PATH).get(5, TimeUnit.SECONDS);
@@ -170,6 +161,20 @@ class DeviceApiHandlerTest {
         assertThat(response.getStatusCode().value()).isEqualTo(429);
         assertThat(partly.getInFlightReadings()).as("nothing taken by the refused message").isEqualTo(2);
         Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
+    }
+
+    /** A limiter whose device and tenant bounds are both {@code bound}, with {@code held} of the device's readings in flight. */
+    private InFlightLimiter limiterHolding(int bound, int held) {
+        properties.getDeviceApi().setMaxInFlightPerDevice(bound);
+        properties.getDeviceApi().setMaxInFlightPerTenant(bound);
+        InFlightLimiter limiter = new InFlightLimiter(properties);
+        assertThat(limiter.tryAcquire(DEVICE.tenantId(), DEVICE.id(), held)).isNull();
+        return limiter;
+    }
+
+    private DeviceApiHandler handlerWith(DevicePayloadParser parser, InFlightLimiter limiter) {
+        return new DeviceApiHandler(deviceService, parser, new DeviceIngestion(actorSystemContext, limiter, stats),
+                properties, stats);
     }
 
     @Test
