@@ -105,6 +105,68 @@ class MailboxSemanticsTest {
         assertThat(trace.subList(0, 10)).containsOnly("a", "b").contains("a", "b");
     }
 
+    /**
+     * A flooded actor on a fork-join dispatcher, whose full turns may run on in place when nothing else waits for the
+     * thread, still lets an actor told from outside the pool (a transport thread) run after at most one turn.
+     */
+    @Test
+    void onAForkJoinDispatcherAFullTurnLetsAnActorToldFromOutsideThePoolRunFirst() throws Exception {
+        assertOtherRunsAfterOneTurnOfTheFloodedActor(false);
+    }
+
+    /** The same when the flooded actor told the other actor itself, so the other's turn is on the worker's own queue. */
+    @Test
+    void onAForkJoinDispatcherAFullTurnLetsAnActorItToldRunFirst() throws Exception {
+        assertOtherRunsAfterOneTurnOfTheFloodedActor(true);
+    }
+
+    /**
+     * Two fork-join threads, one held by a blocked actor for the whole test, so every turn runs on the other; the
+     * flooded actor's first message waits on a gate while the rest (and the other actor's message) are told.
+     */
+    private void assertOtherRunsAfterOneTurnOfTheFloodedActor(boolean toldByTheFloodedActor) throws Exception {
+        system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        TbActorRef holder = system.createRootActor("fj", creator(new TbStringActorId("holder"), () -> new TestActors.FnActor(msg -> {
+            holding.countDown();
+            awaitQuietly(release);
+        })));
+        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        TbActorRef other = system.createRootActor("fj", creator(new TbStringActorId("other"),
+                () -> new TestActors.FnActor(msg -> trace.add("other"))));
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        TbActorRef flooded = system.createRootActor("fj", creator(new TbStringActorId("flooded"), () -> new TestActors.FnActor(msg -> {
+            int value = ((Step) msg).value();
+            if (value == 0) {
+                entered.countDown();
+                awaitQuietly(gate);
+            } else if (value == 2 && toldByTheFloodedActor) {
+                other.tell(new Step(0));
+            }
+            trace.add("flooded");
+        })));
+        try {
+            await().until(() -> ((TbActorMailbox) other).isIdle() && ((TbActorMailbox) flooded).isIdle());
+            holder.tell(new Step(0));
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+            flooded.tell(new Step(0));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            for (int i = 1; i <= 20; i++) {
+                flooded.tell(new Step(i));
+            }
+            if (!toldByTheFloodedActor) {
+                other.tell(new Step(0)); // from this thread, outside the pool, while the flooded actor's turn runs
+            }
+            gate.countDown();
+            await().until(() -> trace.size() == 22);
+            assertThat(trace.indexOf("other")).as("the other actor's place in %s", trace).isEqualTo(5);
+        } finally {
+            release.countDown();
+        }
+    }
+
     @Test
     void anIdleMailboxAllocatesEachQueueOnlyWhenFirstUsed() throws Exception {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);

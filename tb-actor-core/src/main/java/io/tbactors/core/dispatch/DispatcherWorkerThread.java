@@ -8,6 +8,8 @@ final class DispatcherWorkerThread extends ForkJoinWorkerThread {
 
     private final TurnCounters counters;
     private final TurnCounters.Cell turns;
+    // whether a task was pushed from this thread since the last turn that ended idle (read and written by it alone)
+    private boolean pushedSinceIdleTurn;
 
     DispatcherWorkerThread(ForkJoinPool pool, TurnCounters counters) {
         super(pool);
@@ -17,6 +19,17 @@ final class DispatcherWorkerThread extends ForkJoinWorkerThread {
 
     void countTurn() {
         turns.increment();
+    }
+
+    void pushed() {
+        pushedSinceIdleTurn = true;
+    }
+
+    /** @return whether a task was pushed from this thread since the last call; clears the mark */
+    boolean takePushed() {
+        boolean pushed = pushedSinceIdleTurn;
+        pushedSinceIdleTurn = false;
+        return pushed;
     }
 
     @Override
