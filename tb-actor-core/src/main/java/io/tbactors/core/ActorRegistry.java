@@ -142,7 +142,7 @@ final class ActorRegistry {
     /** Frees the id and unlinks the actor from its parent; called once a stop was requested. */
     void unregister(TbActorMailbox mailbox) {
         actors.remove(mailbox.getSelf(), mailbox);
-        TbActorMailbox parent = mailbox.parent();
+        TbActorMailbox parent = mailbox.parent;
         if (parent != null) {
             ActorChildren.remove(parent, mailbox);
         }

@@ -66,7 +66,7 @@ final class SystemShutdown {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<TbActorMailbox> all = runtime.actors.allNotDestroyed();
         for (TbActorMailbox mailbox : all) {
-            if (mailbox.parent() == null) {
+            if (mailbox.parent == null) {
                 ActorStop.stop(mailbox, TbActorStopReason.STOPPED, null);
             }
         }

@@ -90,7 +90,7 @@ final class SystemViews {
     }
 
     static ActorStats statsOf(TbActorMailbox mailbox) {
-        TbActorMailbox parent = mailbox.parent();
+        TbActorMailbox parent = mailbox.parent;
         return new ActorStats(mailbox.getSelf().toString(), mailbox.actorType(), mailbox.getSelf().getEntityType(),
                 mailbox.dispatcher().getName(), mailbox.stateName(), mailbox.pendingMessages(),
                 parent == null ? null : parent.getSelf().toString(), ActorChildren.count(mailbox));

@@ -2,40 +2,32 @@ package io.tbactors.core;
 
 import io.tbactors.api.TbActor;
 import io.tbactors.api.TbActorCreator;
-import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
-import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
-import io.tbactors.api.TbTimer;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import io.tbactors.core.observe.TbMessageFateObserver;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One actor's mailbox, reference and context in one object: a message goes {@link #tell} -> {@link #enqueue} (into a
- * queue, then a turn is scheduled if none is) -> the dispatcher runs the mailbox ({@link #exec} / {@link #run}) ->
- * {@link #processOne} hands it to the actor. What happens around that lives in helpers that take the mailbox as an
- * argument, one concern per file: {@link Supervision} (init, failures, restart), {@link ActorStop} (stop, destroy,
- * drain), {@link ActorChildren}, {@link ActorTimers} (timers, passivation, stop watchers), {@link MailboxDepth} and
- * {@link BoundedOffer} (bounds).
- * The mailbox knows its system only through {@link ActorRuntime}.
+ * One actor's mailbox, reference and context, in one object so that an actor costs one allocation; its parts are one
+ * file each up the class chain: {@link MailboxTask} (the fork-join task that runs the turns), {@link MailboxQueues}
+ * (the two queues and the depth), {@link MailboxStatus} (the status word below, and the rarely used state),
+ * {@link MailboxContext} (the {@code TbActorCtx} an actor is given). This file is a message's path: {@link #tell} ->
+ * {@link #enqueue} (into a queue, then a turn is scheduled if none is) -> the dispatcher runs the mailbox
+ * ({@link MailboxTask#exec} / {@link #run}) -> {@link #processOne} hands it to the actor. What happens around that
+ * lives in helpers that take the mailbox as an argument, one concern per file: {@link Supervision} (init, failures,
+ * restart), {@link ActorStop} (stop, destroy, drain), {@link ActorChildren}, {@link ActorTimers} (timers,
+ * passivation, stop watchers), {@link BoundedOffer} (bounds). The mailbox knows its system only through
+ * {@link ActorRuntime}.
  *
  * <h2>The status word</h2>
  * All coordination goes through one {@code int} changed only by atomic bit operations:
@@ -71,28 +63,17 @@ import org.slf4j.LoggerFactory;
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
-public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorCtx, Runnable {
+public final class TbActorMailbox extends MailboxContext {
 
     private static final long serialVersionUID = 1L;
 
     private static final Logger log = LoggerFactory.getLogger(TbActorMailbox.class);
-
-    static final int SCHEDULED = 1;
-    static final int INITIALIZED = 2;
-    static final int STOP_REQUESTED = 4;
-    static final int DESTROYED = 8;
-    static final int ATTACHED = 16;
-    static final int INIT_FAILED = 32;
 
     /** {@link #enqueue} results. */
     static final int ACCEPTED = 0;
     static final int REFUSED_STOPPED = 1;
     static final int REFUSED_FULL = 2;
 
-    private static final VarHandle STATUS;
-    private static final VarHandle NORMAL;
-    private static final VarHandle HIGH;
-    private static final VarHandle EXTRAS;
     private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
         @Override
         protected String computeValue(Class<?> type) {
@@ -113,43 +94,16 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         }
     };
 
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATUS = lookup.findVarHandle(TbActorMailbox.class, "status", int.class);
-            NORMAL = lookup.findVarHandle(TbActorMailbox.class, "normalPriorityMsgs", ConcurrentLinkedQueue.class);
-            HIGH = lookup.findVarHandle(TbActorMailbox.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
-            EXTRAS = lookup.findVarHandle(TbActorMailbox.class, "extras", MailboxExtras.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    final ActorRuntime runtime;
-    private final TbActorId selfId;
-    private final TbActorMailbox parent;
     private final Dispatcher dispatcher;
-    // both queues are created by the first message of their priority: an actor never told anything has none
-    private volatile ConcurrentLinkedQueue<Object> normalPriorityMsgs;
-    private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
     // siblings in the parent's child list (see ActorChildren), guarded by the parent's extras
     TbActorMailbox prevSibling;
     TbActorMailbox nextSibling;
     boolean linkedToParent;
-    private volatile int status = SCHEDULED;
-    // null unless the mailbox is bounded or depth counting is on: an unbounded mailbox does nothing per message
-    // beyond the queue's own insert
-    private final MailboxDepth depth;
-    // the stop reason and cause, the creator (kept by actors that may restart), timers, children and the like
-    private volatile MailboxExtras extras;
     TbActor actor;
 
     TbActorMailbox(ActorRuntime runtime, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher, TbMailboxBound bound) {
-        this.runtime = runtime;
-        this.selfId = selfId;
-        this.parent = parent;
+        super(runtime, selfId, parent, bound);
         this.dispatcher = dispatcher;
-        this.depth = bound != null || runtime.countMailboxDepth ? new MailboxDepth(bound) : null;
     }
 
     // ---------------------------------------------------------------- creation (called by the creating thread)
@@ -224,11 +178,8 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         }
         Object element = envelope(msg, delivery);
         MailboxDepth d = depth;
-        if (d == null) {
-            (highPriority ? highQueue() : normalQueue()).add(element);
-        } else if (highPriority || d.bound() == null) {
-            (highPriority ? highQueue() : normalQueue()).add(element);
-            d.added();
+        if (d == null || highPriority || d.bound() == null) {
+            add(element, highPriority);
         } else {
             int result = BoundedOffer.offer(this, msg, element, delivery, d, tryOnly);
             if (result != ACCEPTED) {
@@ -258,7 +209,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
             if ((s & INIT_FAILED) == 0) {
                 return true;
             }
-            if (STATUS.compareAndSet(this, s, s & ~INIT_FAILED)) {
+            if (casStatus(s, s & ~INIT_FAILED)) {
                 log.info("[{}] Update received; initialising the actor again after its failed init", selfId);
                 return true;
             }
@@ -307,27 +258,6 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return new Envelope(msg, timed ? System.nanoTime() : Envelope.NOT_TIMED, context, delivery);
     }
 
-    ConcurrentLinkedQueue<Object> normalQueue() {
-        ConcurrentLinkedQueue<Object> q = normalPriorityMsgs;
-        return q != null ? q : createQueue(NORMAL);
-    }
-
-    private ConcurrentLinkedQueue<Object> highQueue() {
-        ConcurrentLinkedQueue<Object> q = highPriorityMsgs;
-        return q != null ? q : createQueue(HIGH);
-    }
-
-    private ConcurrentLinkedQueue<Object> createQueue(VarHandle field) {
-        ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
-        Object witness = field.compareAndExchange(this, null, created);
-        return witness == null ? created : castQueue(witness);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static ConcurrentLinkedQueue<Object> castQueue(Object o) {
-        return (ConcurrentLinkedQueue<Object>) o;
-    }
-
     // ---------------------------------------------------------------- scheduling a turn on the dispatcher
 
     void trySchedule() {
@@ -336,7 +266,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
             if ((s & (SCHEDULED | DESTROYED)) != 0) {
                 return;
             }
-            if (STATUS.compareAndSet(this, s, s | SCHEDULED)) {
+            if (casStatus(s, s | SCHEDULED)) {
                 submitOwnedTurn();
                 return;
             }
@@ -352,49 +282,6 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
             ActorStop.stop(this, TbActorStopReason.STOPPED, null);
             ActorStop.destroyAndRelease(this);
         }
-    }
-
-    /**
-     * A fork-join dispatcher runs the mailbox itself as its task (no wrapper per turn); returning false keeps the task
-     * never completed, so it can be submitted again for the next turn.
-     */
-    @Override
-    protected boolean exec() {
-        try {
-            run();
-        } catch (Throwable t) {
-            // run() contains every callback's failure; this is an Error of the runtime itself
-            log.error("[{}] Actor turn failed", selfId, t);
-        }
-        return false;
-    }
-
-    @Override
-    public Void getRawResult() {
-        return null;
-    }
-
-    @Override
-    protected void setRawResult(Void value) {
-        // a turn has no result
-    }
-
-    /** @return false: an actor's turns are not a future to cancel; stop the actor instead */
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-        return false;
-    }
-
-    /** Not supported: an actor's turns never complete as a task. */
-    @Override
-    public void complete(Void value) {
-        throw new UnsupportedOperationException("An actor mailbox is not a future; stop the actor instead");
-    }
-
-    /** Not supported: an actor's turns never complete as a task. */
-    @Override
-    public void completeExceptionally(Throwable ex) {
-        throw new UnsupportedOperationException("An actor mailbox is not a future; stop the actor instead");
     }
 
     // ---------------------------------------------------------------- the turn
@@ -443,7 +330,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
                 }
             }
             dispatcher.turnCompleted();
-            MailboxExtras e = extras;
+            MailboxExtras e = extrasIfAny();
             if (e != null && e.idleTimeoutNanos > 0) {
                 e.lastActivity = runtime.nanoTime();
             }
@@ -469,42 +356,6 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         } else {
             dispatcher.turnEndedIdle();
         }
-    }
-
-    private boolean hasMessages() {
-        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
-        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return (normal != null && !normal.isEmpty()) || (high != null && !high.isEmpty());
-    }
-
-    /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of the consumer count. */
-    Object pollTurn() {
-        Object element = pollEither();
-        MailboxDepth d = depth;
-        if (element != null && d != null) {
-            d.takenByOwner();
-        }
-        return element;
-    }
-
-    /** Polls from any thread once the actor is destroyed (or the system gave up on it), counting atomically. */
-    Object poll() {
-        Object element = pollEither();
-        MailboxDepth d = depth;
-        if (element != null && d != null) {
-            d.taken();
-        }
-        return element;
-    }
-
-    private Object pollEither() {
-        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        Object element = high == null ? null : high.poll();
-        if (element != null) {
-            return element;
-        }
-        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
-        return normal == null ? null : normal.poll();
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
@@ -565,72 +416,10 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         return restartDelay;
     }
 
-    // ---------------------------------------------------------------- status word and state for the helpers
-
-    int status() {
-        return status;
-    }
-
-    /** @return the status before the bits were set */
-    int setBits(int bits) {
-        return (int) STATUS.getAndBitwiseOr(this, bits);
-    }
-
-    void clearBits(int bits) {
-        STATUS.getAndBitwiseAnd(this, ~bits);
-    }
-
-    /** @return whether this call set the stop reason (the first stop request wins) */
-    boolean claimStopReason(TbActorStopReason reason) {
-        return extras().claimStopReason(reason);
-    }
-
-    TbActorStopReason currentStopReason() {
-        MailboxExtras e = extras;
-        TbActorStopReason reason = e == null ? null : e.stopReason;
-        return reason == null ? TbActorStopReason.STOPPED : reason;
-    }
-
-    /** @return the creator when the actor may restart, otherwise null */
-    TbActorCreator creator() {
-        MailboxExtras e = extras;
-        return e == null ? null : e.creator;
-    }
-
-    /** @return the rarely used state, created on first use */
-    MailboxExtras extras() {
-        MailboxExtras e = extras;
-        if (e == null) {
-            MailboxExtras created = new MailboxExtras();
-            Object witness = EXTRAS.compareAndExchange(this, null, created);
-            e = witness == null ? created : (MailboxExtras) witness;
-        }
-        return e;
-    }
-
-    /** @return the rarely used state, or null when none was needed yet */
-    MailboxExtras extrasIfAny() {
-        return extras;
-    }
-
-    boolean isStopRequested() {
-        return (status & STOP_REQUESTED) != 0;
-    }
-
-    boolean isDestroyed() {
-        return (status & DESTROYED) != 0;
-    }
-
-    boolean isIdle() {
-        return (status & SCHEDULED) == 0 && !hasMessages();
-    }
+    // ---------------------------------------------------------------- state for the helpers
 
     Dispatcher dispatcher() {
         return dispatcher;
-    }
-
-    TbActorMailbox parent() {
-        return parent;
     }
 
     /** @return the actor's class name, computed once per class */
@@ -639,7 +428,7 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
         if (a != null) {
             return ACTOR_TYPES.get(a.getClass());
         }
-        MailboxExtras e = extras;
+        MailboxExtras e = extrasIfAny();
         return e != null && e.lastActorType != null ? e.lastActorType : "unknown";
     }
 
@@ -653,112 +442,11 @@ public final class TbActorMailbox extends ForkJoinTask<Void> implements TbActorC
      *     {@link TbActorSystemSettings#isCountMailboxDepth()}), otherwise the queues are walked
      */
     public int pendingMessages() {
-        if ((status & DESTROYED) != 0) {
-            return 0;
-        }
-        MailboxDepth d = depth;
-        if (d != null) {
-            return Math.max(0, d.pending());
-        }
-        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
-        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return (normal == null ? 0 : normal.size()) + (high == null ? 0 : high.size());
-    }
-
-    String stateName() {
-        int s = status;
-        if ((s & DESTROYED) != 0) {
-            return "DESTROYED";
-        } else if ((s & STOP_REQUESTED) != 0) {
-            return "STOPPING";
-        } else if ((s & INIT_FAILED) != 0) {
-            return "INIT_FAILED";
-        } else if ((s & INITIALIZED) != 0) {
-            return "ACTIVE";
-        }
-        return "INITIALIZING";
+        return (status & DESTROYED) != 0 ? 0 : queued();
     }
 
     ActorStats stats() {
         return SystemViews.statsOf(this);
-    }
-
-    // ---------------------------------------------------------------- the TbActorCtx an actor is given
-
-    @Override
-    public TbActorId getSelf() {
-        return selfId;
-    }
-
-    @Override
-    public TbActorRef getParentRef() {
-        return parent;
-    }
-
-    @Override
-    public void tell(TbActorId target, TbActorMsg msg) {
-        runtime.actors.tell(target, msg, false);
-    }
-
-    @Override
-    public void stop(TbActorId target) {
-        runtime.actors.stop(target);
-    }
-
-    @Override
-    public TbActorRef getOrCreateChildActor(TbActorId actorId, Supplier<String> dispatcherSupplier,
-                                            Supplier<TbActorCreator> creator, Supplier<Boolean> createCondition) {
-        Objects.requireNonNull(actorId, "actorId must not be null");
-        TbActorRef existing = runtime.actors.get(actorId);
-        if (existing != null) {
-            return existing;
-        }
-        if (!Boolean.TRUE.equals(createCondition.get())) {
-            return null;
-        }
-        return runtime.actors.create(dispatcherSupplier.get(), creator.get(), selfId);
-    }
-
-    @Override
-    public void broadcastToChildren(TbActorMsg msg) {
-        ActorChildren.broadcast(runtime, selfId, id -> true, msg, false);
-    }
-
-    @Override
-    public void broadcastToChildren(TbActorMsg msg, boolean highPriority) {
-        ActorChildren.broadcast(runtime, selfId, id -> true, msg, highPriority);
-    }
-
-    @Override
-    public void broadcastToChildren(TbActorMsg msg, Predicate<TbActorId> childFilter) {
-        ActorChildren.broadcast(runtime, selfId, Objects.requireNonNull(childFilter, "childFilter must not be null"), msg, false);
-    }
-
-    @Override
-    public void broadcastToChildrenByType(TbActorMsg msg, String entityType) {
-        Objects.requireNonNull(entityType, "entityType must not be null");
-        ActorChildren.broadcast(runtime, selfId, id -> entityType.equals(id.getEntityType()), msg, false);
-    }
-
-    @Override
-    public List<TbActorId> filterChildren(Predicate<TbActorId> childFilter) {
-        return ActorChildren.filter(runtime, selfId, childFilter);
-    }
-
-    @Override
-    public TbTimer scheduleOnce(TbActorMsg msg, Duration delay) {
-        return ActorTimers.schedule(this, msg, delay, null);
-    }
-
-    @Override
-    public TbTimer schedulePeriodically(TbActorMsg msg, Duration initialDelay, Duration period) {
-        Objects.requireNonNull(period, "period must not be null");
-        return ActorTimers.schedule(this, msg, initialDelay, period);
-    }
-
-    @Override
-    public void setIdleTimeout(Duration idleTimeout) {
-        ActorTimers.setIdleTimeout(this, idleTimeout);
     }
 
     @Override

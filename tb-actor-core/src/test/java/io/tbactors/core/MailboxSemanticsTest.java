@@ -171,9 +171,9 @@ class MailboxSemanticsTest {
     void anIdleMailboxAllocatesEachQueueOnlyWhenFirstUsed() throws Exception {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);
         TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
-        java.lang.reflect.Field normal = TbActorMailbox.class.getDeclaredField("normalPriorityMsgs");
+        java.lang.reflect.Field normal = MailboxQueues.class.getDeclaredField("normalPriorityMsgs");
         normal.setAccessible(true);
-        java.lang.reflect.Field high = TbActorMailbox.class.getDeclaredField("highPriorityMsgs");
+        java.lang.reflect.Field high = MailboxQueues.class.getDeclaredField("highPriorityMsgs");
         high.setAccessible(true);
         await().until(() -> ((TbActorMailbox) ref).isIdle());
         assertThat(normal.get(ref)).isNull();
