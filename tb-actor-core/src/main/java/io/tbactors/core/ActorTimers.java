@@ -23,7 +23,7 @@ final class ActorTimers {
             throw new IllegalArgumentException("timer period must be positive, got " + period);
         }
         MailboxExtras e = mailbox.extras();
-        MailboxExtras.Timer timer = new MailboxExtras.Timer(e.timers, period != null);
+        ActorTimer timer = new ActorTimer(e.timers, period != null);
         e.timers.add(timer);
         // a periodic timer's ticks carry the timer, so a tick queued before cancel() is withdrawn at processing time
         Delivery delivery = period == null ? null : timer;
@@ -68,7 +68,7 @@ final class ActorTimers {
     }
 
     static void cancelTimers(MailboxExtras e) {
-        for (MailboxExtras.Timer timer : e.timers) {
+        for (ActorTimer timer : e.timers) {
             timer.cancel();
         }
     }

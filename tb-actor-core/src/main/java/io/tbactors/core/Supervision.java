@@ -200,7 +200,7 @@ final class Supervision {
             mailbox.submitOwnedTurn();
             return;
         }
-        MailboxExtras.DelayedTurn turn = new MailboxExtras.DelayedTurn(mailbox);
+        DelayedTurn turn = new DelayedTurn(mailbox);
         mailbox.extras().delayedTurn = turn;
         try {
             turn.bind(mailbox.runtime.scheduler.schedule(turn, delayNanos, TimeUnit.NANOSECONDS));
@@ -218,7 +218,7 @@ final class Supervision {
     /** A stop does not wait out an init retry or restart backoff: whoever claims the delayed turn submits it. */
     static void expediteDelayedTurn(TbActorMailbox mailbox) {
         MailboxExtras e = mailbox.extrasIfAny();
-        MailboxExtras.DelayedTurn turn = e == null ? null : e.delayedTurn;
+        DelayedTurn turn = e == null ? null : e.delayedTurn;
         if (turn != null && turn.claimEarly()) {
             mailbox.submitOwnedTurn();
         }

@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *  any state --stop()--> [STOP_REQUESTED] --the holder's next turn--> [DESTROYED] (terminal)
  * </pre>
  * <b>One turn at a time:</b> only the holder of {@code SCHEDULED} runs the actor, and the bit passes from holder to
- * holder only through the executor (a submitted turn) or through a {@link MailboxExtras.DelayedTurn} that exactly
+ * holder only through the executor (a submitted turn) or through a {@link DelayedTurn} that exactly
  * one party claims. <b>No lost wake-up:</b> a sender queues first and reads the status after; a turn clears
  * {@code SCHEDULED} first and looks at the queues after. Whichever comes second sees the other's write, so either
  * the sender schedules a turn or the releasing turn schedules one. <b>One fate per message:</b> before
