@@ -4,7 +4,9 @@ import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.BatchingConsumer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 
 /**
  * The physical limit: the producers hand each message over through a bare {@link ConcurrentLinkedQueue} to as many
@@ -16,19 +18,24 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class BareQueueThroughputTarget implements ThroughputTarget {
 
     private final RoundCounter[] counters;
-    private final ConcurrentLinkedQueue<RoundCounter>[] queues;
+    private final Queue<RoundCounter>[] queues;
     private final List<BatchingConsumer<RoundCounter>> consumers = new ArrayList<>();
 
-    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of queues: indexed on every send
     BareQueueThroughputTarget(Shape shape, Completion completion, int threads) {
+        this(shape, completion, threads, ConcurrentLinkedQueue::new);
+    }
+
+    /** @param queueFactory makes each consumer's queue ({@link MailboxQueueBenchmark} compares several) */
+    @SuppressWarnings({"unchecked", "rawtypes"}) // an array of queues: indexed on every send
+    BareQueueThroughputTarget(Shape shape, Completion completion, int threads, Supplier<Queue<RoundCounter>> queueFactory) {
         counters = new RoundCounter[shape.actors()];
         for (int i = 0; i < counters.length; i++) {
             counters[i] = new RoundCounter(shape.messagesPerActor(), completion);
         }
         int consumerCount = Math.min(shape.actors(), threads);
-        queues = new ConcurrentLinkedQueue[consumerCount];
+        queues = new Queue[consumerCount];
         for (int c = 0; c < consumerCount; c++) {
-            queues[c] = new ConcurrentLinkedQueue<>();
+            queues[c] = queueFactory.get();
             consumers.add(new BatchingConsumer<>("limit-consumer-" + c, queues[c], RoundCounter::receive));
         }
     }

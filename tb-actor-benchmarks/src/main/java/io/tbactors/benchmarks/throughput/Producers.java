@@ -1,5 +1,6 @@
 package io.tbactors.benchmarks.throughput;
 
+import io.tbactors.benchmarks.support.Completion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -46,6 +47,35 @@ final class Producers implements AutoCloseable {
             long from = total * p / count;
             long to = total * (p + 1) / count;
             round.add(threads.submit(() -> send(target, shape.actors(), from, to)));
+        }
+    }
+
+    /**
+     * Runs one round and waits for it: every actor receives its share, and the round ends when the last actor counted
+     * its last one.
+     *
+     * @param target where to send
+     * @param shape how many actors and messages
+     * @param completion armed for the round, counted down by the target's actors
+     */
+    void runRound(ThroughputTarget target, Shape shape, Completion completion) {
+        completion.arm(shape.actors());
+        startRound(target, shape);
+        completion.await(this::failures);
+    }
+
+    /**
+     * Stops the producers, then the target; either may be null when the set-up failed before it was made.
+     *
+     * @param producers the producer threads
+     * @param target the target
+     */
+    static void closeBoth(Producers producers, ThroughputTarget target) {
+        if (producers != null) {
+            producers.close();
+        }
+        if (target != null) {
+            target.close();
         }
     }
 

@@ -65,19 +65,12 @@ public class ThroughputBenchmark {
     /** One round: every actor receives its share, and the round ends when the last actor counted its last one. */
     @Benchmark
     public void pushAndProcessAll() {
-        completion.arm(workload.actors());
-        producerThreads.startRound(target, workload);
-        completion.await(producerThreads::failures);
+        producerThreads.runRound(target, workload, completion);
     }
 
     /** Stops the producers and the actors. */
     @TearDown(Level.Trial)
     public void tearDown() {
-        if (producerThreads != null) {
-            producerThreads.close();
-        }
-        if (target != null) {
-            target.close();
-        }
+        Producers.closeBoth(producerThreads, target);
     }
 }
