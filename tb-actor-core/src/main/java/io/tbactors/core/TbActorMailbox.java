@@ -301,50 +301,46 @@ public final class TbActorMailbox extends MailboxContext {
             return;
         }
         int throughput = runtime.throughput;
-        for (;;) {
-            int processed = 0;
-            while (processed < throughput) {
-                s = status;
-                if ((s & STOP_REQUESTED) != 0) {
-                    dispatcher.turnCompleted();
-                    ActorStop.destroyAndRelease(this);
-                    return;
-                }
-                if ((s & (INIT_FAILED | INITIALIZED)) != INITIALIZED) {
-                    // an update failed (or was received since): the next turn drains or initialises
-                    dispatcher.turnCompleted();
-                    submitOwnedTurn();
-                    return;
-                }
-                Object element = pollTurn();
-                if (element == null) {
-                    break;
-                }
-                processed++;
-                long restartDelay = processOne(element);
-                if (restartDelay >= 0) {
-                    // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
-                    dispatcher.turnCompleted();
-                    Supervision.scheduleOwnedTurn(this, restartDelay);
-                    return;
-                }
-            }
-            dispatcher.turnCompleted();
-            MailboxExtras e = extrasIfAny();
-            if (e != null && e.idleTimeoutNanos > 0) {
-                e.lastActivity = runtime.nanoTime();
-            }
-            if (processed < throughput) {
-                release();
+        int processed = 0;
+        while (processed < throughput) {
+            s = status;
+            if ((s & STOP_REQUESTED) != 0) {
+                dispatcher.turnCompleted();
+                ActorStop.destroyAndRelease(this);
                 return;
             }
-            // a full turn yields without looking at the queues (ConcurrentLinkedQueue.isEmpty may CAS the head): the
-            // next turn finds out, and releases at once in the rare case the queues were drained exactly. When nothing
-            // else waits for this thread, the next turn runs here and now (see Dispatcher#mayRunNextTurnInPlace).
-            if (!dispatcher.mayRunNextTurnInPlace()) {
+            if ((s & (INIT_FAILED | INITIALIZED)) != INITIALIZED) {
+                // an update failed (or was received since): the next turn drains or initialises
+                dispatcher.turnCompleted();
                 submitOwnedTurn();
                 return;
             }
+            Object element = pollTurn();
+            if (element == null) {
+                break;
+            }
+            processed++;
+            long restartDelay = processOne(element);
+            if (restartDelay >= 0) {
+                // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
+                dispatcher.turnCompleted();
+                Supervision.scheduleOwnedTurn(this, restartDelay);
+                return;
+            }
+        }
+        dispatcher.turnCompleted();
+        MailboxExtras e = extrasIfAny();
+        if (e != null && e.idleTimeoutNanos > 0) {
+            e.lastActivity = runtime.nanoTime();
+        }
+        if (processed == throughput) {
+            // a full turn yields without looking at the queues (ConcurrentLinkedQueue.isEmpty may CAS the head): the
+            // next turn finds out, and releases at once in the rare case the queues were drained exactly; the
+            // dispatcher may first let turns submitted from outside in ahead of it (Dispatcher#fullTurnEnded)
+            dispatcher.fullTurnEnded();
+            submitOwnedTurn();
+        } else {
+            release();
         }
     }
 

@@ -80,59 +80,57 @@ public final class Dispatcher {
 
     private static final Runnable NO_OP = () -> { };
 
+    /**
+     * On a fork-join dispatcher, every this many full turns of a worker let the turns submitted from outside the pool
+     * in (a power of two).
+     */
+    public static final int SUBMISSIONS_EVERY = 8;
+
     /** How many turns submitted from outside the pool a full turn moves ahead of its own next turn, at most. */
     static final int MAX_SUBMISSIONS_MOVED = 64;
 
     /** @param task an actor turn to run */
     public void execute(Runnable task) {
-        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker) {
-            worker.pushed();
-        }
         executor.execute(task);
     }
 
     /**
-     * An actor's turn ended with its queues empty. When this thread pushed a task since the last such turn (the turn
-     * told an actor of its own pool, as in a request and its response) and it is this fork-join dispatcher's own worker,
-     * pushes a task that does nothing behind it: a fork-join pool wakes an idle worker whenever a task is pushed onto an
-     * empty queue, so without it the actor this turn scheduled would, in its own turn, push its answer onto an empty
+     * An actor's turn ended with its queues empty. On a fork-join dispatcher's own worker, pushes a task that does
+     * nothing behind whatever the turn scheduled: a fork-join pool wakes an idle worker whenever a task is pushed onto
+     * an empty queue, so without it the actor this turn scheduled would, in its own turn, push its answer onto an empty
      * queue again and pay that wake-up on the way back (and the other worker, woken for nothing, parks again). With the
-     * no-op behind it, that push wakes nobody; the worker runs the no-op in a few nanoseconds. A turn that pushed
-     * nothing (an actor told only from outside the pool) adds no no-op. The pool wraps the no-op in a new task each
-     * time (32 B): one shared never-completing task, tried first, left twice the p99 of this. Measured in BENCHMARKS.md
-     * (ping-pong p99).
+     * no-op behind it, that push wakes nobody; the worker runs the no-op in a few nanoseconds. The pool wraps it in a
+     * new task each time (32 B): one shared never-completing task, tried first, left twice the p99 of this. Pushing it
+     * only after turns that had pushed a task themselves measured slower where many actors are told from outside the
+     * pool (BENCHMARKS.md, runs K to O). ThingsBoard's runtime gets the same effect from the check task it submits after
+     * every turn; measured in BENCHMARKS.md (ping-pong p99).
      */
     public void turnEndedIdle() {
-        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.takePushed()
-                && worker.getPool() == executor) {
+        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor) {
             worker.getPool().execute(NO_OP);
         }
     }
 
     /**
-     * A turn used its whole throughput and its actor has more to do: decides where its next turn goes. A fork-join
-     * worker runs the tasks of its own queue before it looks at tasks submitted from outside the pool, so a turn that
-     * only resubmitted itself could keep the thread from an actor told by a transport thread for as long as its own
-     * messages kept coming. On this dispatcher's own worker, the turns waiting as submissions (up to
-     * {@value #MAX_SUBMISSIONS_MOVED}) are moved onto the worker's queue, ahead of the next turn. When nothing else
-     * waits at all (that queue empty, no submission), the next turn may run here and now: it would have been this
-     * thread's next task anyway, and running it in place saves the push, the pop, and the wake-up of an idle worker that
-     * a push onto an empty queue signals (which then finds nothing, or takes the actor to the other core).
-     *
-     * @return true when the next turn may run on this thread at once; false when it must be submitted
+     * A turn used its whole throughput and its actor has more to do; its next turn is about to be submitted. A
+     * fork-join worker runs the tasks of its own queue before it looks at tasks submitted from outside the pool, so an
+     * actor whose turns only resubmitted themselves could keep the thread from an actor told by a transport thread for
+     * as long as its own messages kept coming. So on this dispatcher's own worker, every
+     * {@value #SUBMISSIONS_EVERY}th full turn first moves the turns waiting as submissions (up to
+     * {@value #MAX_SUBMISSIONS_MOVED}) onto the worker's queue, ahead of the next turn: a turn told from outside waits
+     * a bounded number of turns. Not at every full turn: taking from the submission queues, which the producers are
+     * writing to, measured up to a third slower in the many-message rows (BENCHMARKS.md, runs K to O).
      */
-    public boolean mayRunNextTurnInPlace() {
-        if (!keepsQueueWarm || !(Thread.currentThread() instanceof DispatcherWorkerThread worker) || worker.getPool() != executor) {
-            return false;
+    public void fullTurnEnded() {
+        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
+                && worker.fullTurnLetsSubmissionsIn()) {
+            int moved = 0;
+            ForkJoinTask<?> waiting;
+            while (moved < MAX_SUBMISSIONS_MOVED && (waiting = Submissions.poll()) != null) {
+                waiting.fork();
+                moved++;
+            }
         }
-        boolean ownQueueEmpty = ForkJoinTask.getQueuedTaskCount() == 0;
-        int moved = 0;
-        ForkJoinTask<?> waiting;
-        while (moved < MAX_SUBMISSIONS_MOVED && (waiting = Submissions.poll()) != null) {
-            waiting.fork();
-            moved++;
-        }
-        return ownQueueEmpty && moved == 0;
     }
 
     /** Reaches {@link ForkJoinTask}'s protected {@code pollSubmission} for the current worker's pool. */

@@ -8,8 +8,8 @@ final class DispatcherWorkerThread extends ForkJoinWorkerThread {
 
     private final TurnCounters counters;
     private final TurnCounters.Cell turns;
-    // whether a task was pushed from this thread since the last turn that ended idle (read and written by it alone)
-    private boolean pushedSinceIdleTurn;
+    // full turns run by this thread, counted by it alone
+    private int fullTurns;
 
     DispatcherWorkerThread(ForkJoinPool pool, TurnCounters counters) {
         super(pool);
@@ -21,15 +21,15 @@ final class DispatcherWorkerThread extends ForkJoinWorkerThread {
         turns.increment();
     }
 
-    void pushed() {
-        pushedSinceIdleTurn = true;
-    }
-
-    /** @return whether a task was pushed from this thread since the last call; clears the mark */
-    boolean takePushed() {
-        boolean pushed = pushedSinceIdleTurn;
-        pushedSinceIdleTurn = false;
-        return pushed;
+    /**
+     * Every {@value Dispatcher#SUBMISSIONS_EVERY}th full turn of this thread lets the turns submitted from outside the
+     * pool in, so they wait a bounded number of turns without each full turn taking from the pool's submission queues,
+     * which the producers are writing to.
+     *
+     * @return whether this full turn is one that lets submissions in
+     */
+    boolean fullTurnLetsSubmissionsIn() {
+        return (++fullTurns & (Dispatcher.SUBMISSIONS_EVERY - 1)) == 0;
     }
 
     @Override
