@@ -37,7 +37,7 @@ abstract class MailboxStatus extends MailboxQueues {
     }
 
     /** Starts with {@code SCHEDULED}: the creating thread holds the turn until {@code start} hands it to the first. */
-    volatile int status = SCHEDULED;
+    private volatile int status = SCHEDULED;
     private volatile MailboxExtras extras;
 
     MailboxStatus(TbMailboxBound bound, boolean countDepth) {

@@ -167,7 +167,7 @@ public final class TbActorMailbox extends MailboxContext {
             // before the message can be processed, so its fate always comes after this
             fates.onTold(selfId, msg);
         }
-        int s = status;
+        int s = status();
         if ((s & (STOP_REQUESTED | INIT_FAILED)) != 0 && !reinitializes(msg, highPriority)) {
             if (!tryOnly) {
                 refuse(msg, delivery, refusalReason());
@@ -186,7 +186,7 @@ public final class TbActorMailbox extends MailboxContext {
                 return result;
             }
         }
-        s = status;
+        s = status();
         if ((s & DESTROYED) != 0) {
             // the holder's final drain may have passed before our message was queued: drain as well
             ActorStop.drainQueues(this, currentStopReason());
@@ -202,7 +202,7 @@ public final class TbActorMailbox extends MailboxContext {
             return false;
         }
         for (;;) {
-            int s = status;
+            int s = status();
             if ((s & STOP_REQUESTED) != 0) {
                 return false;
             }
@@ -217,7 +217,7 @@ public final class TbActorMailbox extends MailboxContext {
     }
 
     private TbActorStopReason refusalReason() {
-        return (status & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
+        return (status() & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
     }
 
     /** A message told to this mailbox will never be processed: its sender is told why, then the observer sees it. */
@@ -262,7 +262,7 @@ public final class TbActorMailbox extends MailboxContext {
 
     void trySchedule() {
         for (;;) {
-            int s = status;
+            int s = status();
             if ((s & (SCHEDULED | DESTROYED)) != 0) {
                 return;
             }
@@ -288,7 +288,7 @@ public final class TbActorMailbox extends MailboxContext {
 
     @Override
     public void run() {
-        int s = status;
+        int s = status();
         if ((s & STOP_REQUESTED) != 0) {
             ActorStop.destroyAndRelease(this);
             return;
@@ -297,13 +297,13 @@ public final class TbActorMailbox extends MailboxContext {
             release();
             return;
         }
-        if ((status & INITIALIZED) == 0 && !Supervision.initActor(this)) {
+        if ((status() & INITIALIZED) == 0 && !Supervision.initActor(this)) {
             return;
         }
         int throughput = runtime.throughput;
         int processed = 0;
         while (processed < throughput) {
-            s = status;
+            s = status();
             if ((s & STOP_REQUESTED) != 0) {
                 dispatcher.turnCompleted();
                 ActorStop.destroyAndRelease(this);
@@ -347,7 +347,7 @@ public final class TbActorMailbox extends MailboxContext {
     /** Ends the turn: clears {@code SCHEDULED} first, then looks at the queues (no lost wake-up, no extra task). */
     void release() {
         clearBits(SCHEDULED);
-        if ((status & STOP_REQUESTED) != 0 || hasMessages()) {
+        if ((status() & STOP_REQUESTED) != 0 || hasMessages()) {
             trySchedule();
         } else {
             dispatcher.turnEndedIdle();
@@ -438,7 +438,7 @@ public final class TbActorMailbox extends MailboxContext {
      *     {@link TbActorSystemSettings#isCountMailboxDepth()}), otherwise the queues are walked
      */
     public int pendingMessages() {
-        return (status & DESTROYED) != 0 ? 0 : queued();
+        return (status() & DESTROYED) != 0 ? 0 : queued();
     }
 
     ActorStats stats() {

@@ -1,6 +1,7 @@
 package io.tbactors.benchmarks.throughput;
 
 import io.tbactors.benchmarks.support.HeapMeter;
+import java.lang.ref.Reference;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.function.Supplier;
@@ -35,9 +36,7 @@ public final class QueueFootprint {
             }
             long after = HeapMeter.usedAfterGc();
             System.out.printf(Locale.ROOT, "%-14s %8.1f B per queue%n", name, (after - before) / (double) QUEUES);
-            if (kept[QUEUES - 1] == null) {
-                throw new IllegalStateException("unreachable: keeps the queues alive until the second reading");
-            }
+            Reference.reachabilityFence(kept);
         }
     }
 }

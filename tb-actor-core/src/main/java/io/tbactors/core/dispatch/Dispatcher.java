@@ -102,8 +102,8 @@ public final class Dispatcher {
      * no-op behind it, that push wakes nobody; the worker runs the no-op in a few nanoseconds. The pool wraps it in a
      * new task each time (32 B): one shared never-completing task, tried first, left twice the p99 of this. Pushing it
      * only after turns that had pushed a task themselves measured slower where many actors are told from outside the
-     * pool (BENCHMARKS.md, runs K to O). ThingsBoard's runtime gets the same effect from the check task it submits after
-     * every turn; measured in BENCHMARKS.md (ping-pong p99).
+     * pool (BENCHMARKS.md, "Fork-join fairness, the mailbox split, and runs K to Q"). ThingsBoard's runtime gets the
+     * same effect from the check task it submits after every turn; measured in BENCHMARKS.md (ping-pong p99).
      */
     public void turnEndedIdle() {
         if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor) {
@@ -119,7 +119,8 @@ public final class Dispatcher {
      * {@value #SUBMISSIONS_EVERY}th full turn first moves the turns waiting as submissions (up to
      * {@value #MAX_SUBMISSIONS_MOVED}) onto the worker's queue, ahead of the next turn: a turn told from outside waits
      * a bounded number of turns. Not at every full turn: taking from the submission queues, which the producers are
-     * writing to, measured up to a third slower in the many-message rows (BENCHMARKS.md, runs K to O).
+     * writing to, measured up to a third slower in the many-message rows (BENCHMARKS.md, "Fork-join fairness, the mailbox
+     * split, and runs K to Q").
      */
     public void fullTurnEnded() {
         if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
