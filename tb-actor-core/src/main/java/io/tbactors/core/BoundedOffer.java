@@ -20,7 +20,7 @@ final class BoundedOffer {
         int capacity = limit.capacity();
         for (;;) {
             if (d.tryReserve(capacity)) {
-                mailbox.normalQueue().add(element);
+                mailbox.addNormal(element);
                 return TbActorMailbox.ACCEPTED;
             }
             if (tryOnly) {
@@ -29,10 +29,10 @@ final class BoundedOffer {
                 return TbActorMailbox.REFUSED_FULL;
             }
             if (limit.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST) {
-                Object oldest = mailbox.normalQueue().poll();
+                Object oldest = mailbox.claimOldest(d);
                 if (oldest != null) {
                     // the dropped message's slot becomes ours: the depth counters stay as they are
-                    mailbox.normalQueue().add(element);
+                    mailbox.addNormal(element);
                     mailbox.notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
                     return TbActorMailbox.ACCEPTED;
                 }

@@ -22,6 +22,8 @@ final class MailboxDepth {
 
     private final int[] cells = new int[48];
     private final TbMailboxBound bound;
+    /** The node a {@code DROP_OLDEST} sender last took from, where the next one starts looking. */
+    private volatile QueueNode dropHint;
 
     /** @param bound the bound to keep, null when the depth is only counted */
     MailboxDepth(TbMailboxBound bound) {
@@ -64,6 +66,14 @@ final class MailboxDepth {
     /** Anybody took a message once the actor is destroyed. */
     void taken() {
         CELLS.getAndAdd(cells, DEQUEUED, 1);
+    }
+
+    QueueNode dropHint() {
+        return dropHint;
+    }
+
+    void dropHint(QueueNode node) {
+        dropHint = node;
     }
 
     /** @return messages waiting (may be briefly negative or stale under concurrent change) */

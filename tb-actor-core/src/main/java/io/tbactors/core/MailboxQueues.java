@@ -4,31 +4,49 @@ import io.tbactors.api.TbMailboxBound;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
 
 /**
- * A mailbox's two queues, high and normal priority, and its depth counters. Each queue is created by the first
- * message of its priority, so an actor never told anything has none. An unbounded mailbox keeps no depth (nothing per
- * message beyond the queue's own insert and poll) unless depth counting is on; a bounded one counts in
- * {@link MailboxDepth}, whose bound {@link BoundedOffer} applies.
+ * A mailbox's two queues, high and normal priority, and its depth counters.
+ *
+ * <p>The normal-priority queue is built into the mailbox: a chain of {@link QueueNode}s from {@code head} to
+ * {@code tail}. A sender swaps its node in as the tail (one atomic exchange, never a retry) and links the old tail to
+ * it; the turn follows the links from the head, which only the turn moves, and takes each message with one exchange
+ * on its node. Until the first message both ends are null, so an actor never told anything carries two empty fields
+ * and no queue object. Between a sender's swap and its link the next node is not reachable yet; whoever needs it waits
+ * the few instructions (yielding if the sender was descheduled), so nobody who saw the tail move reports the queue
+ * empty. Parties other than the turn (the drain once the actor is destroyed, the system stop's drain of an actor stuck
+ * in its turn, a {@code DROP_OLDEST} sender) walk the chain without moving the head and take messages with the same
+ * exchange, so each message goes to exactly one of them.
+ *
+ * <p>High-priority messages are rare; their queue is a {@link ConcurrentLinkedQueue} created by the first one. An
+ * unbounded mailbox keeps no depth (nothing per message beyond the queue's own insert and take) unless depth counting
+ * is on; a bounded one counts in {@link MailboxDepth}, whose bound {@link BoundedOffer} applies.
  */
 abstract class MailboxQueues extends MailboxTask {
 
     private static final long serialVersionUID = 1L;
 
-    private static final VarHandle NORMAL;
     private static final VarHandle HIGH;
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            NORMAL = lookup.findVarHandle(MailboxQueues.class, "normalPriorityMsgs", ConcurrentLinkedQueue.class);
             HIGH = lookup.findVarHandle(MailboxQueues.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
+            TAIL = lookup.findVarHandle(MailboxQueues.class, "tail", QueueNode.class);
+            HEAD = lookup.findVarHandle(MailboxQueues.class, "head", QueueNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private volatile ConcurrentLinkedQueue<Object> normalPriorityMsgs;
+    /** The newest node; null until the first normal-priority message. */
+    private volatile QueueNode tail;
+    /** The node the turn reached (its message taken, except the very first node's); written by the turn only. */
+    @SuppressWarnings("unused") // through HEAD
+    private QueueNode head;
     private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
     /** Null unless the mailbox is bounded or depth counting is on. */
     final MailboxDepth depth;
@@ -39,26 +57,36 @@ abstract class MailboxQueues extends MailboxTask {
 
     /** Queues an element with no bound to respect (unbounded, or high priority), counting it when the depth is kept. */
     final void add(Object element, boolean highPriority) {
-        (highPriority ? highQueue() : normalQueue()).add(element);
+        if (highPriority) {
+            highQueue().add(element);
+        } else {
+            addNormal(element);
+        }
         MailboxDepth d = depth;
         if (d != null) {
             d.added();
         }
     }
 
-    final ConcurrentLinkedQueue<Object> normalQueue() {
-        ConcurrentLinkedQueue<Object> q = normalPriorityMsgs;
-        return q != null ? q : createQueue(NORMAL);
+    /** Appends to the normal-priority queue: any thread, any number at once. */
+    final void addNormal(Object element) {
+        QueueNode node = new QueueNode(element);
+        QueueNode previous = (QueueNode) TAIL.getAndSet(this, node);
+        if (previous == null) {
+            // the first message ever: its node is where the turn starts
+            HEAD.setRelease(this, node);
+        } else {
+            previous.link(node);
+        }
     }
 
     private ConcurrentLinkedQueue<Object> highQueue() {
         ConcurrentLinkedQueue<Object> q = highPriorityMsgs;
-        return q != null ? q : createQueue(HIGH);
-    }
-
-    private ConcurrentLinkedQueue<Object> createQueue(VarHandle field) {
+        if (q != null) {
+            return q;
+        }
         ConcurrentLinkedQueue<Object> created = new ConcurrentLinkedQueue<>();
-        Object witness = field.compareAndExchange(this, null, created);
+        Object witness = HIGH.compareAndExchange(this, null, created);
         return witness == null ? created : castQueue(witness);
     }
 
@@ -67,13 +95,35 @@ abstract class MailboxQueues extends MailboxTask {
         return (ConcurrentLinkedQueue<Object>) o;
     }
 
-    final boolean hasMessages() {
-        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
-        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return (normal != null && !normal.isEmpty()) || (high != null && !high.isEmpty());
+    /** @return the node the turn reached; null while no message was ever queued */
+    private QueueNode headOrNull() {
+        QueueNode h = (QueueNode) HEAD.getAcquire(this);
+        if (h != null || tail == null) {
+            return h;
+        }
+        // the first sender swapped the tail and is about to publish the head
+        int spins = 0;
+        while ((h = (QueueNode) HEAD.getAcquire(this)) == null) {
+            spins = QueueNode.backOff(spins);
+        }
+        return h;
     }
 
-    /** Polls for the {@code SCHEDULED} holder before the actor is destroyed: the only writer of the consumer count. */
+    final boolean hasMessages() {
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        return normalHasMessages() || (high != null && !high.isEmpty());
+    }
+
+    private boolean normalHasMessages() {
+        QueueNode t = tail;
+        if (t == null) {
+            return false;
+        }
+        QueueNode h = (QueueNode) HEAD.getAcquire(this);
+        return t != h || h.holdsValue();
+    }
+
+    /** Takes the next message for the {@code SCHEDULED} holder before the actor is destroyed (the only one to count plainly). */
     final Object pollTurn() {
         Object element = pollEither();
         MailboxDepth d = depth;
@@ -83,24 +133,97 @@ abstract class MailboxQueues extends MailboxTask {
         return element;
     }
 
-    /** Polls from any thread once the actor is destroyed (or the system gave up on it), counting atomically. */
-    final Object poll() {
-        Object element = pollEither();
-        MailboxDepth d = depth;
-        if (element != null && d != null) {
-            d.taken();
+    private Object pollEither() {
+        ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
+        Object element = high == null ? null : high.poll();
+        return element != null ? element : pollNormal();
+    }
+
+    /** The turn takes the oldest normal-priority message, moving the head past it (and past any taken by others). */
+    private Object pollNormal() {
+        QueueNode h = headOrNull();
+        if (h == null) {
+            return null;
+        }
+        // only the very first node can still hold its message when it is the head
+        Object element = h.claim();
+        while (element == null) {
+            QueueNode next = h.next();
+            if (next == null) {
+                if (tail == h) {
+                    return null;
+                }
+                next = h.awaitNext();
+            }
+            HEAD.setRelease(this, next);
+            h.unlink();
+            element = next.claim();
+            h = next;
         }
         return element;
     }
 
-    private Object pollEither() {
+    /**
+     * Hands every queued message to {@code sink}, counting each as taken: any thread, once the actor is destroyed, or
+     * when the system stop gave up on it; several may drain at once, each message goes to one of them.
+     */
+    final void drain(Consumer<Object> sink) {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        Object element = high == null ? null : high.poll();
-        if (element != null) {
-            return element;
+        Object element;
+        while (high != null && (element = high.poll()) != null) {
+            taken(sink, element);
         }
-        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
-        return normal == null ? null : normal.poll();
+        QueueNode x = headOrNull();
+        while (x != null) {
+            element = x.claim();
+            if (element != null) {
+                taken(sink, element);
+            }
+            x = following(x);
+        }
+    }
+
+    private void taken(Consumer<Object> sink, Object element) {
+        MailboxDepth d = depth;
+        if (d != null) {
+            d.taken();
+        }
+        sink.accept(element);
+    }
+
+    /**
+     * Takes the oldest normal-priority message still queued, for a {@code DROP_OLDEST} sender, without moving the
+     * head: the walk starts at the node the last such sender took, unless the turn has moved past it.
+     *
+     * @return the message, or null when none is queued
+     */
+    final Object claimOldest(MailboxDepth d) {
+        QueueNode x = d.dropHint();
+        if (x == null || x.next() == x) {
+            x = headOrNull();
+        }
+        while (x != null) {
+            Object element = x.claim();
+            if (element != null) {
+                d.dropHint(x);
+                return element;
+            }
+            x = following(x);
+        }
+        return null;
+    }
+
+    /** @return the node after {@code x} for a walker that does not move the head; null when x is the tail */
+    private QueueNode following(QueueNode x) {
+        QueueNode next = x.next();
+        if (next == x) {
+            // the turn moved past x meanwhile: what x led to is at or after the head
+            return headOrNull();
+        }
+        if (next == null) {
+            return tail == x ? null : x.awaitNext();
+        }
+        return next;
     }
 
     /** @return messages queued: O(1) when the depth is counted, otherwise the queues are walked */
@@ -109,8 +232,15 @@ abstract class MailboxQueues extends MailboxTask {
         if (d != null) {
             return Math.max(0, d.pending());
         }
-        ConcurrentLinkedQueue<Object> normal = normalPriorityMsgs;
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
-        return (normal == null ? 0 : normal.size()) + (high == null ? 0 : high.size());
+        int count = high == null ? 0 : high.size();
+        QueueNode x = headOrNull();
+        while (x != null) {
+            if (x.holdsValue()) {
+                count++;
+            }
+            x = following(x);
+        }
+        return count;
     }
 }

@@ -20,14 +20,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One actor's mailbox, reference and context, in one object so that an actor costs one allocation; its parts are one
  * file each up the class chain: {@link MailboxTask} (the fork-join task that runs the turns), {@link MailboxQueues}
- * (the two queues and the depth), {@link MailboxStatus} (the status word below, and the rarely used state),
- * {@link MailboxContext} (the {@code TbActorCtx} an actor is given). This file is a message's path: {@link #tell} ->
- * {@link #enqueue} (into a queue, then a turn is scheduled if none is) -> the dispatcher runs the mailbox
- * ({@link MailboxTask#exec} / {@link #run}) -> {@link #processOne} hands it to the actor. What happens around that
- * lives in helpers that take the mailbox as an argument, one concern per file: {@link Supervision} (init, failures,
- * restart), {@link ActorStop} (stop, destroy, drain), {@link ActorChildren}, {@link ActorTimers} (timers,
- * passivation, stop watchers), {@link BoundedOffer} (bounds). The mailbox knows its system only through
- * {@link ActorRuntime}.
+ * (the two queues, the normal one built into the mailbox, and the depth), {@link MailboxStatus} (the status word
+ * below, and the rarely used state), {@link MailboxContext} (the {@code TbActorCtx} an actor is given). This file is
+ * a message's path: {@link #tell} -> {@link #enqueue} (into a queue, then a turn is scheduled if none is) -> the
+ * dispatcher runs the mailbox ({@link MailboxTask#exec} / {@link #run}) -> {@link #processOne} hands it to the actor.
+ * What happens around that lives in helpers that take the mailbox as an argument, one concern per file: {@link
+ * Supervision} (init, failures, restart), {@link ActorStop} (stop, destroy, drain), {@link ActorChildren}, {@link
+ * ActorTimers} (timers, passivation, stop watchers), {@link BoundedOffer} (bounds). The mailbox knows its system only
+ * through {@link ActorRuntime}.
  *
  * <h2>The status word</h2>
  * All coordination goes through one {@code int} changed only by atomic bit operations:
@@ -57,9 +57,11 @@ import org.slf4j.LoggerFactory;
  * one party claims. <b>No lost wake-up:</b> a sender queues first and reads the status after; a turn clears
  * {@code SCHEDULED} first and looks at the queues after. Whichever comes second sees the other's write, so either
  * the sender schedules a turn or the releasing turn schedules one. <b>One fate per message:</b> before
- * {@code DESTROYED} only the holder polls (and, when the depth is counted, counts with a plain release store); the holder sets
- * {@code DESTROYED} before its final drain, and a sender that finds {@code DESTROYED} after queueing drains too
- * (its message may have missed the holder's drain); a queue hands each element to exactly one poller.
+ * {@code DESTROYED} only the holder takes from the head of the queues (and, when the depth is counted, counts with a
+ * plain release store); the holder sets {@code DESTROYED} before its final drain, and a sender that finds
+ * {@code DESTROYED} after queueing drains too (its message may have missed the holder's drain); whoever takes a
+ * message (the turn, a drain, a {@code DROP_OLDEST} sender) swaps it out of its node, so exactly one of them gets it
+ * ({@link MailboxQueues}).
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
@@ -334,8 +336,8 @@ public final class TbActorMailbox extends MailboxContext {
             e.lastActivity = runtime.nanoTime();
         }
         if (processed == throughput) {
-            // a full turn yields without looking at the queues (ConcurrentLinkedQueue.isEmpty may CAS the head): the
-            // next turn finds out, and releases at once in the rare case the queues were drained exactly; the
+            // a full turn yields without looking at the queues (reading the tail a sender is swapping costs a cache
+            // miss): the next turn finds out, and releases at once in the rare case the queues were drained exactly; the
             // dispatcher may first let turns submitted from outside in ahead of it (Dispatcher#fullTurnEnded)
             dispatcher.fullTurnEnded();
             submitOwnedTurn();

@@ -179,7 +179,8 @@ class MailboxSemanticsTest {
     void anIdleMailboxAllocatesEachQueueOnlyWhenFirstUsed() throws Exception {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);
         TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
-        java.lang.reflect.Field normal = MailboxQueues.class.getDeclaredField("normalPriorityMsgs");
+        // the normal-priority queue is the mailbox's own chain of nodes: no node before the first message
+        java.lang.reflect.Field normal = MailboxQueues.class.getDeclaredField("tail");
         normal.setAccessible(true);
         java.lang.reflect.Field high = MailboxQueues.class.getDeclaredField("highPriorityMsgs");
         high.setAccessible(true);

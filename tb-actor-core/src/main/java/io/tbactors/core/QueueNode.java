@@ -1,0 +1,91 @@
+package io.tbactors.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A link of a mailbox's normal-priority queue ({@link MailboxQueues}): a message and the next link. A producer
+ * publishes a node by swapping it in as the tail and then linking the old tail to it; a node is taken by exactly one
+ * party, whoever swaps its message out first ({@link #claim}), so the turn, a drain and a {@code DROP_OLDEST} sender
+ * never hand one message two fates. A node the turn has moved past links to itself, which tells a walker that
+ * started before the turn that it must start again from the head.
+ */
+final class QueueNode {
+
+    private static final VarHandle NEXT;
+    private static final VarHandle VALUE;
+
+    /** Spins on a link not yet written before yielding to the producer that is about to write it. */
+    private static final int SPINS_BEFORE_YIELD = 32;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            NEXT = lookup.findVarHandle(QueueNode.class, "next", QueueNode.class);
+            VALUE = lookup.findVarHandle(QueueNode.class, "value", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // through NEXT
+    private QueueNode next;
+    @SuppressWarnings("unused") // through VALUE
+    private Object value;
+
+    /** @param value the message (or envelope); published by the tail swap that follows */
+    QueueNode(Object value) {
+        this.value = value;
+    }
+
+    /** @return the next node, null when none is linked yet; this node itself once the turn has moved past it */
+    QueueNode next() {
+        return (QueueNode) NEXT.getAcquire(this);
+    }
+
+    /** The producer that swapped this node out as the tail links it to its successor. */
+    void link(QueueNode successor) {
+        NEXT.setRelease(this, successor);
+    }
+
+    /** The turn moved past this node: it links to itself, so that it keeps no later node alive. */
+    void unlink() {
+        NEXT.setRelease(this, this);
+    }
+
+    /** @return whether the message is still there to be taken (a hint: {@link #claim} decides) */
+    boolean holdsValue() {
+        return VALUE.getAcquire(this) != null;
+    }
+
+    /** @return the message, to the first caller only; null when somebody took it already */
+    Object claim() {
+        return VALUE.getAcquire(this) == null ? null : VALUE.getAndSet(this, null);
+    }
+
+    /**
+     * Waits for the link of a node that is no longer the tail: its producer swapped the tail and is a few
+     * instructions from linking. On a machine with more runnable threads than cores that producer may have been
+     * descheduled in between, so after a short spin the waiting thread yields to it rather than spin out its slice.
+     *
+     * @return the next node
+     */
+    QueueNode awaitNext() {
+        QueueNode successor;
+        int spins = 0;
+        while ((successor = next()) == null) {
+            spins = backOff(spins);
+        }
+        return successor;
+    }
+
+    /** One step of waiting for a producer between its tail swap and its link: spin a little, then yield. */
+    static int backOff(int spins) {
+        if (spins < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+        return spins + 1;
+    }
+}

@@ -1,0 +1,139 @@
+package io.tbactors.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.ThreadIdGen;
+import org.jetbrains.lincheck.datastructures.Validate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Model checking of the mailbox's normal-priority queue ({@link MailboxQueues}, {@link QueueNode}) with Lincheck:
+ * senders appending from several threads, the turn taking (one thread at a time, as the {@code SCHEDULED} bit
+ * guarantees), and the parties that take without being the turn, possibly while it runs: a drain (after the destroy, or
+ * the system stop's drain of an actor stuck in its turn) and a {@code DROP_OLDEST} sender taking the oldest message.
+ * Lincheck switches threads between any two shared-memory accesses, so it reaches a sender descheduled between its tail
+ * swap and its link, and the turn moving the head while a walker is on the node it leaves.
+ *
+ * <p>Every operation returns nothing; the invariants are checked at the end of each run: every message appended is
+ * taken exactly once (after a final drain), the turn sees each sender's messages in the order they were sent, and
+ * once the turn finds the queue empty nothing is left that would make it schedule another turn.
+ */
+public class MailboxQueueLincheckTest {
+
+    private static final int EFFORT = Math.max(1, Integer.getInteger("tb.lincheck.effort", 1));
+
+    @Test
+    void eachMessageIsTakenOnceAndTheTurnKeepsEachSendersOrder() {
+        new ModelCheckingOptions()
+                .iterations(20 * EFFORT)
+                .invocationsPerIteration(200 * EFFORT)
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(1)
+                .actorsAfter(1)
+                .check(Model.class);
+    }
+
+    /** The queue and its operations; messages are sender * 100 + the sender's sequence number. */
+    public static class Model {
+        private final Queues queues = new Queues();
+        private final int[] sent = new int[8];
+        private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
+
+        @Operation
+        public void send(@Param(gen = ThreadIdGen.class) int sender) {
+            // operations of one thread never overlap, so its own counter needs no synchronisation
+            queues.addNormal(sender * 100 + sent[sender]++);
+        }
+
+        @Operation(nonParallelGroup = "turn")
+        public void turn() {
+            Object element = queues.pollTurn();
+            if (element != null) {
+                takenByTurn.add((Integer) element);
+            }
+        }
+
+        @Operation
+        public void drain() {
+            queues.drain(element -> takenByOthers.add((Integer) element));
+        }
+
+        @Operation
+        public void dropOldest() {
+            Object element = queues.claimOldest(queues.depth);
+            if (element != null) {
+                takenByOthers.add((Integer) element);
+            }
+        }
+
+        @Validate
+        public void eachMessageOnceInOrder() {
+            List<Integer> turnOrder = new ArrayList<>(takenByTurn);
+            while (true) {
+                Object element = queues.pollTurn();
+                if (element == null) {
+                    break;
+                }
+                turnOrder.add((Integer) element);
+            }
+            if (queues.hasMessages()) {
+                throw new IllegalStateException("the turn found the queue empty but it still reports messages");
+            }
+            queues.drain(element -> {
+                throw new IllegalStateException("a drain found " + element + " after the turn emptied the queue");
+            });
+            Map<Integer, Integer> times = new HashMap<>();
+            for (Integer m : turnOrder) {
+                times.merge(m, 1, Integer::sum);
+            }
+            for (Integer m : takenByOthers) {
+                times.merge(m, 1, Integer::sum);
+            }
+            for (int sender = 0; sender < sent.length; sender++) {
+                for (int seq = 0; seq < sent[sender]; seq++) {
+                    int m = sender * 100 + seq;
+                    Integer n = times.remove(m);
+                    if (n == null || n != 1) {
+                        throw new IllegalStateException("message " + m + " taken " + (n == null ? 0 : n) + " times; turn "
+                                + turnOrder + ", others " + takenByOthers);
+                    }
+                }
+            }
+            if (!times.isEmpty()) {
+                throw new IllegalStateException("taken but never sent: " + times.keySet());
+            }
+            int[] last = new int[sent.length];
+            Arrays.fill(last, -1);
+            for (Integer m : turnOrder) {
+                int sender = m / 100;
+                if (m % 100 < last[sender]) {
+                    throw new IllegalStateException("the turn took " + m + " after a later message of its sender: " + turnOrder);
+                }
+                last[sender] = m % 100;
+            }
+        }
+    }
+
+    /** The queues alone; the depth is counted so that a {@code DROP_OLDEST} sender has its hint. */
+    static final class Queues extends MailboxQueues {
+        private static final long serialVersionUID = 1L;
+
+        Queues() {
+            super(null, true);
+        }
+
+        @Override
+        public void run() {
+            throw new UnsupportedOperationException("only the queues are modelled");
+        }
+    }
+}
