@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Focused A/B of our runtime's throughput: runs ThroughputBenchmark (impl=tb) with each benchmarks jar in turn,
+# ROUNDS times, alternating, and prints M msg/s from the median round per shape and producer count.
+# Usage: tb-actor-benchmarks/ab-throughput.sh ROUNDS base.jar variant.jar [...]
+# SHAPES (default 1x1000000,10x100000,1000x1000) picks the shapes; JMH's JSON and log go to OUT (default /tmp/tb-ab).
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: $0 ROUNDS JAR [JAR...]  (ROUNDS >= 1; each JAR a benchmarks.jar built from tb-actor-benchmarks)" >&2
+  exit 2
+fi
+rounds=$1; shift
+case "$rounds" in ''|*[!0-9]*) echo "ROUNDS must be a positive whole number, got '$rounds'" >&2; exit 2;; esac
+shapes=${SHAPES:-1x1000000,10x100000,1000x1000}
+out=${OUT:-/tmp/tb-ab}
+mkdir -p "$out"
+for jar in "$@"; do
+  [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
+done
+for r in $(seq 1 "$rounds"); do
+  for jar in "$@"; do
+    name=$(basename "$jar" .jar)
+    java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl=tb -p shape="$shapes" \
+      -rf json -rff "$out/$name-$r.json" > "$out/$name-$r.log" 2>&1
+    python3 - "$out/$name-$r.json" "$name" "$r" <<'PY'
+import json, sys
+rows = []
+for b in json.load(open(sys.argv[1])):
+    p = b['params']
+    rows.append(f"{p['shape']}/{p['producers']}p={1000 / b['primaryMetric']['scorePercentiles']['50.0']:.1f}")
+print(sys.argv[3], sys.argv[2], ' '.join(rows), flush=True)
+PY
+  done
+done
