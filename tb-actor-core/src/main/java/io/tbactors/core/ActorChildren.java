@@ -40,7 +40,6 @@ final class ActorChildren {
                 head.prevSibling = child;
             }
             e.firstChild = child;
-            child.linkedToParent = true;
             e.childCount++;
             return true;
         }
@@ -52,7 +51,8 @@ final class ActorChildren {
             return;
         }
         synchronized (e) {
-            if (!child.linkedToParent) {
+            if (child.prevSibling == null && e.firstChild != child) {
+                // not in the list (never added, or removed already): only the first child has no previous sibling
                 return;
             }
             TbActorMailbox prev = child.prevSibling;
@@ -67,7 +67,6 @@ final class ActorChildren {
             }
             child.prevSibling = null;
             child.nextSibling = null;
-            child.linkedToParent = false;
             e.childCount--;
         }
     }

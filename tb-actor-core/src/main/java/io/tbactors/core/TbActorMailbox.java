@@ -100,7 +100,6 @@ public final class TbActorMailbox extends MailboxContext {
     // siblings in the parent's child list (see ActorChildren), guarded by the parent's extras
     TbActorMailbox prevSibling;
     TbActorMailbox nextSibling;
-    boolean linkedToParent;
     TbActor actor;
 
     TbActorMailbox(ActorRuntime runtime, TbActorId selfId, TbActorMailbox parent, Dispatcher dispatcher, TbMailboxBound bound) {
