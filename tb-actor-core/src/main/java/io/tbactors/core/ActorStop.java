@@ -81,7 +81,7 @@ final class ActorStop {
 
     /** Tells every queued message why it will not be processed; any thread may drain once the actor is destroyed. */
     static void drainQueues(TbActorMailbox mailbox, TbActorStopReason reason) {
-        mailbox.drain(element -> mailbox.notProcessedElement(element, reason));
+        mailbox.drain(element -> mailbox.notProcessedElement(element, reason), mailbox.isDestroyed());
     }
 
     /**

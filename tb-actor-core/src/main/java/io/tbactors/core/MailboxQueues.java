@@ -17,7 +17,8 @@ import java.util.function.Consumer;
  * the few instructions (yielding if the sender was descheduled), so nobody who saw the tail move reports the queue
  * empty. Parties other than the turn (the drain once the actor is destroyed, the system stop's drain of an actor stuck
  * in its turn, a {@code DROP_OLDEST} sender) walk the chain without moving the head and take messages with the same
- * exchange, so each message goes to exactly one of them.
+ * exchange, so each message goes to exactly one of them; only a drain after the destroy, when no turn takes any more,
+ * moves the head to where it stopped, so that a destroyed mailbox keeps none of the nodes it told.
  *
  * <p>High-priority messages are rare; their queue is a {@link ConcurrentLinkedQueue} created by the first one. An
  * unbounded mailbox keeps no depth (nothing per message beyond the queue's own insert and take) unless depth counting
@@ -166,20 +167,30 @@ abstract class MailboxQueues extends MailboxTask {
     /**
      * Hands every queued message to {@code sink}, counting each as taken: any thread, once the actor is destroyed, or
      * when the system stop gave up on it; several may drain at once, each message goes to one of them.
+     *
+     * @param noTurnAnyMore true once the actor is destroyed: no turn takes from the head again, so the drain moves it
+     *     to the last node it reached, and the nodes of the messages it told are not kept by the mailbox (which a
+     *     sender's stale reference may keep alive); false while a turn may still be running (the system stop's drain
+     *     of a stuck actor), which leaves the head to the turn
      */
-    final void drain(Consumer<Object> sink) {
+    final void drain(Consumer<Object> sink, boolean noTurnAnyMore) {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element;
         while (high != null && (element = high.poll()) != null) {
             taken(sink, element);
         }
-        QueueNode x = headOrNull();
-        while (x != null) {
+        QueueNode start = headOrNull();
+        QueueNode last = start;
+        for (QueueNode x = start; x != null; x = following(x)) {
             element = x.claim();
             if (element != null) {
                 taken(sink, element);
             }
-            x = following(x);
+            last = x;
+        }
+        if (noTurnAnyMore && last != start) {
+            // drains racing each other only ever move it forward: a drain that started from an older head fails here
+            HEAD.compareAndSet(this, start, last);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tbactors.core;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,28 +32,76 @@ public class MailboxQueueLincheckTest {
 
     @Test
     void eachMessageIsTakenOnceAndTheTurnKeepsEachSendersOrder() {
-        new ModelCheckingOptions()
+        options().check(Model.class);
+    }
+
+    @Test
+    void drainsOfADestroyedActorRacingEachOtherTakeEachMessageOnceAndLeaveNoChainBehind() {
+        options().check(AfterDestroy.class);
+    }
+
+    private static ModelCheckingOptions options() {
+        return new ModelCheckingOptions()
                 .iterations(20 * EFFORT)
                 .invocationsPerIteration(200 * EFFORT)
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)
-                .actorsAfter(1)
-                .check(Model.class);
+                .actorsAfter(1);
+    }
+
+    /**
+     * Once the actor is destroyed no turn takes any more: late senders' drains (which move the head) race each other,
+     * senders and {@code DROP_OLDEST} takes.
+     */
+    public static class AfterDestroy extends Senders {
+        private final ConcurrentLinkedQueue<Integer> taken = new ConcurrentLinkedQueue<>();
+
+        @Operation
+        public void drain() {
+            queues.drain(element -> taken.add((Integer) element), true);
+        }
+
+        @Operation
+        public void dropOldest() {
+            dropOldestInto(taken);
+        }
+
+        @Validate
+        public void eachMessageOnceAndNoChainBehind() throws ReflectiveOperationException {
+            queues.drain(element -> taken.add((Integer) element), true);
+            Map<Integer, Integer> times = new HashMap<>();
+            for (Integer m : taken) {
+                times.merge(m, 1, Integer::sum);
+            }
+            int total = 0;
+            for (int sender = 0; sender < sent.length; sender++) {
+                for (int seq = 0; seq < sent[sender]; seq++) {
+                    Integer n = times.get(sender * 100 + seq);
+                    if (n == null || n != 1) {
+                        throw new IllegalStateException("message " + (sender * 100 + seq) + " taken "
+                                + (n == null ? 0 : n) + " times: " + taken);
+                    }
+                    total++;
+                }
+            }
+            if (times.size() != total) {
+                throw new IllegalStateException("taken but never sent: " + taken);
+            }
+            Field head = MailboxQueues.class.getDeclaredField("head");
+            head.setAccessible(true);
+            Field tail = MailboxQueues.class.getDeclaredField("tail");
+            tail.setAccessible(true);
+            if (head.get(queues) != tail.get(queues) || queues.hasMessages()) {
+                throw new IllegalStateException("a drain with nobody else left did not move the head to the tail");
+            }
+        }
     }
 
     /** The queue and its operations; messages are sender * 100 + the sender's sequence number. */
-    public static class Model {
-        private final Queues queues = new Queues();
-        private final int[] sent = new int[8];
+    public static class Model extends Senders {
         private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
         private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
-
-        @Operation
-        public void send(@Param(gen = ThreadIdGen.class) int sender) {
-            // operations of one thread never overlap, so its own counter needs no synchronisation
-            queues.addNormal(sender * 100 + sent[sender]++);
-        }
 
         @Operation(nonParallelGroup = "turn")
         public void turn() {
@@ -64,15 +113,13 @@ public class MailboxQueueLincheckTest {
 
         @Operation
         public void drain() {
-            queues.drain(element -> takenByOthers.add((Integer) element));
+            // as the system stop's drain of an actor whose turn may still run: the head stays the turn's
+            queues.drain(element -> takenByOthers.add((Integer) element), false);
         }
 
         @Operation
         public void dropOldest() {
-            Object element = queues.claimOldest(queues.depth);
-            if (element != null) {
-                takenByOthers.add((Integer) element);
-            }
+            dropOldestInto(takenByOthers);
         }
 
         @Validate
@@ -90,7 +137,7 @@ public class MailboxQueueLincheckTest {
             }
             queues.drain(element -> {
                 throw new IllegalStateException("a drain found " + element + " after the turn emptied the queue");
-            });
+            }, true);
             Map<Integer, Integer> times = new HashMap<>();
             for (Integer m : turnOrder) {
                 times.merge(m, 1, Integer::sum);
@@ -119,6 +166,25 @@ public class MailboxQueueLincheckTest {
                     throw new IllegalStateException("the turn took " + m + " after a later message of its sender: " + turnOrder);
                 }
                 last[sender] = m % 100;
+            }
+        }
+    }
+
+    /** The queue and its senders, shared by both models. */
+    public abstract static class Senders {
+        final Queues queues = new Queues();
+        final int[] sent = new int[8];
+
+        @Operation
+        public void send(@Param(gen = ThreadIdGen.class) int sender) {
+            // operations of one thread never overlap, so its own counter needs no synchronisation
+            queues.addNormal(sender * 100 + sent[sender]++);
+        }
+
+        void dropOldestInto(ConcurrentLinkedQueue<Integer> taken) {
+            Object element = queues.claimOldest(queues.depth);
+            if (element != null) {
+                taken.add((Integer) element);
             }
         }
     }

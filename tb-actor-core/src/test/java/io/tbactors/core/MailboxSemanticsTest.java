@@ -135,10 +135,7 @@ class MailboxSemanticsTest {
         system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        TbActorRef holder = system.createRootActor("fj", creator(new TbStringActorId("holder"), () -> new TestActors.FnActor(msg -> {
-            holding.countDown();
-            awaitQuietly(release);
-        })));
+        TbActorRef holder = blockingActor("fj", "holder", holding, release);
         List<String> trace = Collections.synchronizedList(new ArrayList<>());
         TbActorRef other = system.createRootActor("fj", creator(new TbStringActorId("other"),
                 () -> new TestActors.FnActor(msg -> trace.add("other"))));
@@ -195,6 +192,33 @@ class MailboxSemanticsTest {
     }
 
     @Test
+    void aDestroyedActorKeepsNoneOfTheMessagesItsDrainTold() throws Exception {
+        system.createDispatcher("d", DispatcherKind.SINGLE, 1);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        TbActorRef ref = blockingActor("d", "a", entered, gate);
+        ref.tell(new Step(0));
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        for (int i = 1; i <= 1000; i++) {
+            ref.tell(new Step(i));
+        }
+        long notProcessedBefore = system.getNotProcessedCount();
+        system.stop(ref.getActorId());
+        gate.countDown();
+        TbActorMailbox mailbox = (TbActorMailbox) ref;
+        await().until(mailbox::isDestroyed);
+        await().until(() -> system.getNotProcessedCount() == notProcessedBefore + 1000);
+        // the drain moved the head to the last node: the 1000 told messages' nodes are unreachable from the mailbox,
+        // which a sender's stale reference may keep alive
+        java.lang.reflect.Field head = MailboxQueues.class.getDeclaredField("head");
+        head.setAccessible(true);
+        java.lang.reflect.Field tail = MailboxQueues.class.getDeclaredField("tail");
+        tail.setAccessible(true);
+        assertThat(head.get(mailbox)).isSameAs(tail.get(mailbox));
+        assertThat(mailbox.hasMessages()).isFalse();
+    }
+
+    @Test
     void aDrainedTurnSubmitsNoExtraTaskToRecheckTheQueues() {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);
         TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
@@ -208,6 +232,14 @@ class MailboxSemanticsTest {
         await().until(() -> executor.getActiveCount() == 0);
         assertThat(system.getDispatcher("d").orElseThrow().getCompletedTurns()).isEqualTo(turnsBefore + 1);
         assertThat(executor.getCompletedTaskCount()).isEqualTo(2); // the init turn and the one message turn
+    }
+
+    /** An actor whose every message counts {@code entered} down and then waits for {@code gate}. */
+    private TbActorRef blockingActor(String dispatcher, String name, CountDownLatch entered, CountDownLatch gate) {
+        return system.createRootActor(dispatcher, creator(new TbStringActorId(name), () -> new TestActors.FnActor(msg -> {
+            entered.countDown();
+            awaitQuietly(gate);
+        })));
     }
 
     static void awaitQuietly(CountDownLatch latch) {
