@@ -22,6 +22,7 @@ import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.core.dispatch.NamedThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -317,9 +318,19 @@ class ActorSystemSoakTest {
      * was queued after round 2 was told (one FIFO queue for normal priority), so after every restart.
      */
     private void checkReplacedInstancesTimersStopped() throws InterruptedException {
+        // per id, the first incarnation not over, found in one pass (a soak of minutes creates hundreds of thousands)
+        Map<TbActorId, Incarnation> firstLive = new HashMap<>();
+        for (Incarnation inc : incarnations) {
+            if (!inc.isOver()) {
+                firstLive.putIfAbsent(inc.id, inc);
+            }
+        }
         List<Incarnation> live = new ArrayList<>();
         for (TbActorId id : ids) {
-            incarnations.stream().filter(inc -> inc.id.equals(id) && !inc.isOver()).findFirst().ifPresent(live::add);
+            Incarnation inc = firstLive.get(id);
+            if (inc != null) {
+                live.add(inc);
+            }
         }
         for (int round = 1; round <= 2; round++) {
             int r = round;
