@@ -70,29 +70,8 @@ public class MailboxQueueLincheckTest {
         @Validate
         public void eachMessageOnceAndNoChainBehind() throws ReflectiveOperationException {
             queues.drain(element -> taken.add((Integer) element), true);
-            Map<Integer, Integer> times = new HashMap<>();
-            for (Integer m : taken) {
-                times.merge(m, 1, Integer::sum);
-            }
-            int total = 0;
-            for (int sender = 0; sender < sent.length; sender++) {
-                for (int seq = 0; seq < sent[sender]; seq++) {
-                    Integer n = times.get(sender * 100 + seq);
-                    if (n == null || n != 1) {
-                        throw new IllegalStateException("message " + (sender * 100 + seq) + " taken "
-                                + (n == null ? 0 : n) + " times: " + taken);
-                    }
-                    total++;
-                }
-            }
-            if (times.size() != total) {
-                throw new IllegalStateException("taken but never sent: " + taken);
-            }
-            Field head = MailboxQueues.class.getDeclaredField("head");
-            head.setAccessible(true);
-            Field tail = MailboxQueues.class.getDeclaredField("tail");
-            tail.setAccessible(true);
-            if (head.get(queues) != tail.get(queues) || queues.hasMessages()) {
+            checkEachSentTakenOnce(new ArrayList<>(taken));
+            if (!headIsTail(queues) || queues.hasMessages()) {
                 throw new IllegalStateException("a drain with nobody else left did not move the head to the tail");
             }
         }
@@ -138,26 +117,9 @@ public class MailboxQueueLincheckTest {
             queues.drain(element -> {
                 throw new IllegalStateException("a drain found " + element + " after the turn emptied the queue");
             }, true);
-            Map<Integer, Integer> times = new HashMap<>();
-            for (Integer m : turnOrder) {
-                times.merge(m, 1, Integer::sum);
-            }
-            for (Integer m : takenByOthers) {
-                times.merge(m, 1, Integer::sum);
-            }
-            for (int sender = 0; sender < sent.length; sender++) {
-                for (int seq = 0; seq < sent[sender]; seq++) {
-                    int m = sender * 100 + seq;
-                    Integer n = times.remove(m);
-                    if (n == null || n != 1) {
-                        throw new IllegalStateException("message " + m + " taken " + (n == null ? 0 : n) + " times; turn "
-                                + turnOrder + ", others " + takenByOthers);
-                    }
-                }
-            }
-            if (!times.isEmpty()) {
-                throw new IllegalStateException("taken but never sent: " + times.keySet());
-            }
+            List<Integer> all = new ArrayList<>(turnOrder);
+            all.addAll(takenByOthers);
+            checkEachSentTakenOnce(all);
             int[] last = new int[sent.length];
             Arrays.fill(last, -1);
             for (Integer m : turnOrder) {
@@ -181,12 +143,41 @@ public class MailboxQueueLincheckTest {
             queues.addNormal(sender * 100 + sent[sender]++);
         }
 
+        /** Every message sent was taken exactly once, and nothing else was taken. */
+        void checkEachSentTakenOnce(List<Integer> taken) {
+            Map<Integer, Integer> times = new HashMap<>();
+            for (Integer m : taken) {
+                times.merge(m, 1, Integer::sum);
+            }
+            for (int sender = 0; sender < sent.length; sender++) {
+                for (int seq = 0; seq < sent[sender]; seq++) {
+                    int m = sender * 100 + seq;
+                    Integer n = times.remove(m);
+                    if (n == null || n != 1) {
+                        throw new IllegalStateException("message " + m + " taken " + (n == null ? 0 : n) + " times: " + taken);
+                    }
+                }
+            }
+            if (!times.isEmpty()) {
+                throw new IllegalStateException("taken but never sent: " + times.keySet());
+            }
+        }
+
         void dropOldestInto(ConcurrentLinkedQueue<Integer> taken) {
             Object element = queues.claimOldest(queues.depth);
             if (element != null) {
                 taken.add((Integer) element);
             }
         }
+    }
+
+    /** @return whether the queue's head is its tail: no node behind the last one is kept by the mailbox */
+    static boolean headIsTail(MailboxQueues queues) throws ReflectiveOperationException {
+        Field head = MailboxQueues.class.getDeclaredField("head");
+        head.setAccessible(true);
+        Field tail = MailboxQueues.class.getDeclaredField("tail");
+        tail.setAccessible(true);
+        return head.get(queues) == tail.get(queues);
     }
 
     /** The queues alone; the depth is counted so that a {@code DROP_OLDEST} sender has its hint. */

@@ -210,11 +210,7 @@ class MailboxSemanticsTest {
         await().until(() -> system.getNotProcessedCount() == notProcessedBefore + 1000);
         // the drain moved the head to the last node: the 1000 told messages' nodes are unreachable from the mailbox,
         // which a sender's stale reference may keep alive
-        java.lang.reflect.Field head = MailboxQueues.class.getDeclaredField("head");
-        head.setAccessible(true);
-        java.lang.reflect.Field tail = MailboxQueues.class.getDeclaredField("tail");
-        tail.setAccessible(true);
-        assertThat(head.get(mailbox)).isSameAs(tail.get(mailbox));
+        assertThat(MailboxQueueLincheckTest.headIsTail(mailbox)).isTrue();
         assertThat(mailbox.hasMessages()).isFalse();
     }
 
