@@ -12,6 +12,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -129,8 +130,15 @@ final class ConsoleBrowser implements AutoCloseable {
 
     /** Waits for a condition; the live pages redraw as data comes, so an element found a moment ago may be gone. */
     <T> T waitUntil(ExpectedCondition<T> condition) {
-        return new WebDriverWait(driver, WAIT).pollingEvery(Duration.ofMillis(100))
-                .ignoring(StaleElementReferenceException.class).until(condition);
+        try {
+            return new WebDriverWait(driver, WAIT).pollingEvery(Duration.ofMillis(100))
+                    .ignoring(StaleElementReferenceException.class).until(condition);
+        } catch (TimeoutException e) {
+            // what the page showed when the wait gave up (an error toast, a page never drawn), for a failure seen once
+            String shown = String.valueOf(script("return location.href + '\\n' + document.body.innerText;"));
+            throw new TimeoutException(e.getMessage() + "\nThe page showed: "
+                    + shown.substring(0, Math.min(shown.length(), 2000)), e);
+        }
     }
 
     /** @return the text of the first element the selector finds, once there is one */
