@@ -39,7 +39,7 @@ final class ActorStop {
             stop(child, TbActorStopReason.STOPPED, null);
         }
         Supervision.expediteDelayedTurn(mailbox);
-        mailbox.trySchedule();
+        mailbox.wakeUp();
         return true;
     }
 
@@ -49,16 +49,14 @@ final class ActorStop {
         mailbox.extras().stopCause = cause;
         mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
         finishDestroy(mailbox, false);
-        mailbox.clearBits(TbActorMailbox.SCHEDULED);
     }
 
-    /** Called by the {@code SCHEDULED} holder: destroys the actor and gives the turn up for good. */
+    /** Called by the holder of the turn: destroys the actor and keeps the turn for good, so none is scheduled again. */
     static void destroyAndRelease(TbActorMailbox mailbox) {
         finishDestroy(mailbox, true);
-        mailbox.clearBits(TbActorMailbox.SCHEDULED);
     }
 
-    /** Called by the {@code SCHEDULED} holder; the first call destroys, any later one does nothing. */
+    /** Called by the holder of the turn; the first call destroys, any later one does nothing. */
     private static void finishDestroy(TbActorMailbox mailbox, boolean callDestroy) {
         int before = mailbox.setBits(TbActorMailbox.DESTROYED);
         if ((before & TbActorMailbox.DESTROYED) != 0) {

@@ -20,8 +20,7 @@ final class BoundedOffer {
         int capacity = limit.capacity();
         for (;;) {
             if (d.tryReserve(capacity)) {
-                mailbox.addNormal(element);
-                return TbActorMailbox.ACCEPTED;
+                return accepted(mailbox.addNormal(element));
             }
             if (tryOnly) {
                 mailbox.runtime.tryTellRefused(mailbox);
@@ -32,9 +31,9 @@ final class BoundedOffer {
                 Object oldest = mailbox.claimOldest(d);
                 if (oldest != null) {
                     // the dropped message's slot becomes ours: the depth counters stay as they are
-                    mailbox.addNormal(element);
+                    boolean woke = mailbox.addNormal(element);
                     mailbox.notProcessedElement(oldest, TbActorStopReason.DROPPED_OLDEST);
-                    return TbActorMailbox.ACCEPTED;
+                    return accepted(woke);
                 }
                 if (d.hasRoom(capacity)) {
                     // the turn took a message meanwhile: a slot is free again
@@ -46,5 +45,9 @@ final class BoundedOffer {
             mailbox.refuse(msg, delivery, TbActorStopReason.MAILBOX_FULL);
             return TbActorMailbox.REFUSED_FULL;
         }
+    }
+
+    private static int accepted(boolean woke) {
+        return woke ? TbActorMailbox.ACCEPTED_WOKE : TbActorMailbox.ACCEPTED;
     }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A turn submitted after a delay. Exactly one of the scheduler (when the delay is over) and a stop (which wants the
  * destroying turn now) claims it, and only the claimer submits the turn: a scheduled task that is already running
- * can still be "cancelled", so the future's own answer cannot decide who holds SCHEDULED.
+ * can still be "cancelled", so the future's own answer cannot decide who holds the turn.
  */
 final class DelayedTurn extends AtomicBoolean implements Runnable {
     private static final long serialVersionUID = 1L;

@@ -49,7 +49,7 @@ final class MailboxExtras {
     /** The failure that stopped the actor, or that made its init fail, if any. */
     volatile Throwable stopCause;
 
-    /** The pending delayed turn (init retry or restart backoff), which holds the actor's SCHEDULED bit until claimed. */
+    /** The pending delayed turn (init retry or restart backoff), which holds the actor's turn until claimed. */
     volatile DelayedTurn delayedTurn;
 
     /** Idle period after which the actor is passivated, 0 when never. */

@@ -20,6 +20,11 @@ import java.util.function.Consumer;
  * exchange, so each message goes to exactly one of them; only a drain after the destroy, when no turn takes any more,
  * moves the head to where it stopped, so that a destroyed mailbox keeps none of the nodes it told.
  *
+ * <p>The tail also tells whether a turn is held: {@link #IDLE} while none is. The holder gives the turn up with one
+ * compare-and-set of the tail from the last node to {@code IDLE} ({@link #tryIdle}), which fails if a sender swapped
+ * the tail since the holder's last take found the queue empty; the sender whose swap returns {@code IDLE} holds the turn
+ * ({@link #addNormal} returns true). So the exchange that queues a message also schedules the actor when it was idle.
+ *
  * <p>High-priority messages are rare; their queue is a {@link ConcurrentLinkedQueue} created by the first one. An
  * unbounded mailbox keeps no depth (nothing per message beyond the queue's own insert and take) unless depth counting
  * is on; a bounded one counts in {@link MailboxDepth}, whose bound {@link BoundedOffer} applies.
@@ -43,7 +48,15 @@ abstract class MailboxQueues extends MailboxTask {
         }
     }
 
-    /** The newest node; null until the first normal-priority message. */
+    /**
+     * Not scheduled: the tail while no turn holds the actor. The first sender to swap it out learns that the actor was
+     * idle and submits its turn; the turn swaps it back in, with one compare-and-set, only when the queue is empty.
+     */
+    static final QueueNode IDLE = new QueueNode(null);
+    /** A node's value that is no message: appended only to take an idle actor's turn (see {@link #wake}). */
+    static final Object WAKE = new Object();
+
+    /** The newest node; null until the first normal-priority message; {@link #IDLE} while no turn holds the actor. */
     private volatile QueueNode tail;
     /** The node the turn reached (its message taken, except the very first node's); written by the turn only. */
     @SuppressWarnings("unused") // through HEAD
@@ -56,29 +69,77 @@ abstract class MailboxQueues extends MailboxTask {
         this.depth = bound != null || countDepth ? new MailboxDepth(bound) : null;
     }
 
-    /** Queues an element with no bound to respect (unbounded, or high priority), counting it when the depth is kept. */
-    final void add(Object element, boolean highPriority) {
+    /**
+     * Queues an element with no bound to respect (unbounded, or high priority), counting it when the depth is kept.
+     *
+     * @return whether the actor was idle: the caller now holds its turn and must submit it
+     */
+    final boolean add(Object element, boolean highPriority) {
+        boolean woke;
         if (highPriority) {
             highQueue().add(element);
+            woke = wake();
         } else {
-            addNormal(element);
+            woke = addNormal(element);
         }
         MailboxDepth d = depth;
         if (d != null) {
             d.added();
         }
+        return woke;
     }
 
-    /** Appends to the normal-priority queue: any thread, any number at once. */
-    final void addNormal(Object element) {
+    /**
+     * Appends to the normal-priority queue: any thread, any number at once.
+     *
+     * @return whether the actor was idle: the caller now holds its turn and must submit it
+     */
+    final boolean addNormal(Object element) {
         QueueNode node = new QueueNode(element);
         QueueNode previous = (QueueNode) TAIL.getAndSet(this, node);
+        if (previous == IDLE) {
+            // no turn runs, so the head is the last node (null if no message was ever queued)
+            QueueNode last = (QueueNode) HEAD.getAcquire(this);
+            if (last == null) {
+                HEAD.setRelease(this, node);
+            } else {
+                last.link(node);
+            }
+            return true;
+        }
         if (previous == null) {
             // the first message ever: its node is where the turn starts
             HEAD.setRelease(this, node);
         } else {
             previous.link(node);
         }
+        return false;
+    }
+
+    /**
+     * Makes sure a turn will look at the queues after this call: appends a node that carries no message, which every
+     * taker skips, so that whoever finds the actor idle schedules it through the one exchange that also queues.
+     *
+     * @return whether the actor was idle: the caller now holds its turn and must submit it
+     */
+    final boolean wake() {
+        return addNormal(WAKE);
+    }
+
+    /**
+     * The holder of the turn gives it up if nothing was queued since its last take found the queue empty.
+     *
+     * @return true when the actor is idle now; false when a sender queued meanwhile and the holder keeps the turn
+     */
+    final boolean tryIdle() {
+        QueueNode h = (QueueNode) HEAD.getAcquire(this);
+        // the head has had its message taken, unless it is the first node ever, just queued
+        return (h == null || !h.holdsValue()) && TAIL.compareAndSet(this, h, IDLE);
+    }
+
+    /** @return whether no turn holds the actor (and none is submitted) */
+    final boolean isUnscheduled() {
+        return tail == IDLE;
     }
 
     private ConcurrentLinkedQueue<Object> highQueue() {
@@ -99,7 +160,8 @@ abstract class MailboxQueues extends MailboxTask {
     /** @return the node the turn reached; null while no message was ever queued */
     private QueueNode headOrNull() {
         QueueNode h = (QueueNode) HEAD.getAcquire(this);
-        if (h != null || tail == null) {
+        QueueNode t = tail;
+        if (h != null || t == null || t == IDLE) {
             return h;
         }
         // the first sender swapped the tail and is about to publish the head
@@ -117,18 +179,23 @@ abstract class MailboxQueues extends MailboxTask {
 
     private boolean normalHasMessages() {
         QueueNode t = tail;
-        if (t == null) {
+        if (t == null || t == IDLE) {
             return false;
         }
         QueueNode h = (QueueNode) HEAD.getAcquire(this);
         return t != h || h.holdsValue();
     }
 
-    /** Takes the next message for the {@code SCHEDULED} holder before the actor is destroyed (the only one to count plainly). */
+    /**
+     * Takes the next message for the holder of the turn before the actor is destroyed (the only one to count plainly).
+     *
+     * @return the message; {@link #WAKE} for a wake-up, which tells the turn to look at the status again; null when
+     *     the queues are empty
+     */
     final Object pollTurn() {
         Object element = pollEither();
         MailboxDepth d = depth;
-        if (element != null && d != null) {
+        if (element != null && d != null && element != WAKE) {
             d.takenByOwner();
         }
         return element;
@@ -183,7 +250,7 @@ abstract class MailboxQueues extends MailboxTask {
         QueueNode last = start;
         for (QueueNode x = start; x != null; x = following(x)) {
             element = x.claim();
-            if (element != null) {
+            if (element != null && element != WAKE) {
                 taken(sink, element);
             }
             last = x;
@@ -215,7 +282,7 @@ abstract class MailboxQueues extends MailboxTask {
         }
         while (x != null) {
             Object element = x.claim();
-            if (element != null) {
+            if (element != null && element != WAKE) {
                 d.dropHint(x);
                 return element;
             }
@@ -232,7 +299,9 @@ abstract class MailboxQueues extends MailboxTask {
             return headOrNull();
         }
         if (next == null) {
-            return tail == x ? null : x.awaitNext();
+            QueueNode t = tail;
+            // while idle every node is linked and the head is the last one
+            return t == x || t == IDLE ? null : x.awaitNext();
         }
         return next;
     }
@@ -247,7 +316,7 @@ abstract class MailboxQueues extends MailboxTask {
         int count = high == null ? 0 : high.size();
         QueueNode x = headOrNull();
         while (x != null) {
-            if (x.holdsValue()) {
+            if (x.holdsMessage()) {
                 count++;
             }
             x = following(x);

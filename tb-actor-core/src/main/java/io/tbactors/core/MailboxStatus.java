@@ -8,15 +8,14 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A mailbox's status word and its rarely used state. All coordination goes through one {@code int} changed only by
- * atomic bit operations; the table of who sets and clears each bit, and the rules it gives, are in
- * {@link TbActorMailbox}. The stop reason, the creator of an actor that may restart, timers, children and the like
+ * atomic bit operations; the table of who sets and clears each bit, how the turn is held (the queue's tail), and the
+ * rules they give, are in {@link TbActorMailbox}. The stop reason, the creator of an actor that may restart, timers, children and the like
  * live in {@link MailboxExtras}, created on first use, so an actor that needs none of them pays one null field.
  */
 abstract class MailboxStatus extends MailboxQueues {
 
     private static final long serialVersionUID = 1L;
 
-    static final int SCHEDULED = 1;
     static final int INITIALIZED = 2;
     static final int STOP_REQUESTED = 4;
     static final int DESTROYED = 8;
@@ -36,8 +35,7 @@ abstract class MailboxStatus extends MailboxQueues {
         }
     }
 
-    /** Starts with {@code SCHEDULED}: the creating thread holds the turn until {@code start} hands it to the first. */
-    private volatile int status = SCHEDULED;
+    private volatile int status;
     private volatile MailboxExtras extras;
 
     MailboxStatus(TbMailboxBound bound, boolean countDepth) {
@@ -71,7 +69,7 @@ abstract class MailboxStatus extends MailboxQueues {
     }
 
     final boolean isIdle() {
-        return (status & SCHEDULED) == 0 && !hasMessages();
+        return isUnscheduled() && !hasMessages();
     }
 
     final String stateName() {

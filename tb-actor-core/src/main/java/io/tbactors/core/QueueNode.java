@@ -58,6 +58,12 @@ final class QueueNode {
         return VALUE.getAcquire(this) != null;
     }
 
+    /** @return whether a message (not a wake-up) is still there to be taken (a hint) */
+    boolean holdsMessage() {
+        Object v = VALUE.getAcquire(this);
+        return v != null && v != MailboxQueues.WAKE;
+    }
+
     /** @return the message, to the first caller only; null when somebody took it already */
     Object claim() {
         return VALUE.getAcquire(this) == null ? null : VALUE.getAndSet(this, null);

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What happens when an actor's code fails: init and its retries, the {@code INIT_FAILED} state and the update that
  * leaves it, process failures (resume, stop or restart with a backoff), and the delayed turns that retries and
- * restarts wait in. Everything here runs in the turn, by the holder of {@code SCHEDULED}, unless it says otherwise.
+ * restarts wait in. Everything here runs in the turn, by the holder of the turn, unless it says otherwise.
  */
 final class Supervision {
 
@@ -93,7 +93,9 @@ final class Supervision {
     static boolean drainWhileInitFailed(TbActorMailbox mailbox) {
         Object element;
         while ((mailbox.status() & TbActorMailbox.INIT_FAILED) != 0 && (element = mailbox.pollTurn()) != null) {
-            mailbox.notProcessedElement(element, TbActorStopReason.INIT_FAILED);
+            if (element != TbActorMailbox.WAKE) {
+                mailbox.notProcessedElement(element, TbActorStopReason.INIT_FAILED);
+            }
         }
         mailbox.dispatcher().turnCompleted();
         return (mailbox.status() & TbActorMailbox.INIT_FAILED) != 0;
@@ -194,7 +196,7 @@ final class Supervision {
         return backoff << Math.min(20, e.restartsInWindow - 1);
     }
 
-    /** Runs the next turn after a delay, keeping {@code SCHEDULED} meanwhile; a stop claims the wait and runs it now. */
+    /** Runs the next turn after a delay, keeping the turn meanwhile; a stop claims the wait and runs it now. */
     static void scheduleOwnedTurn(TbActorMailbox mailbox, long delayNanos) {
         if (delayNanos <= 0) {
             mailbox.submitOwnedTurn();

@@ -29,34 +29,46 @@ import org.slf4j.LoggerFactory;
  * ActorTimers} (timers, passivation, stop watchers), {@link BoundedOffer} (bounds). The mailbox knows its system only
  * through {@link ActorRuntime}.
  *
- * <h2>The status word</h2>
- * All coordination goes through one {@code int} changed only by atomic bit operations:
+ * <h2>The turn and the status word</h2>
+ * Who holds the actor's turn is told by the normal-priority queue's tail ({@link MailboxQueues}): while no turn is
+ * held or submitted it is the {@link MailboxQueues#IDLE} sentinel; any other value means somebody holds the turn.
+ * <pre>
+ *  tail             becomes so by                              leaves by
+ *  IDLE             the holder, when a turn found the queues    the first sender's tail exchange (an atomic
+ *                   empty and nothing came since (tryIdle:      swap: exactly one party gets IDLE back), which
+ *                   a compare-and-set from the last node)       then holds the turn and submits it
+ *  null / a node    the constructor (the creating thread        tryIdle; never after the actor is destroyed
+ *                   holds the turn until start), that exchange
+ * </pre>
+ * The turn is given up only when the queues are empty, so one exchange both queues a message and, when the actor was
+ * idle, takes its turn: no second atomic operation per schedule. Everything else that needs a turn to look at the
+ * actor (a stop request, a high-priority message, an update) queues a wake-up node ({@link MailboxQueues#WAKE}: no
+ * message, skipped by every taker, counted nowhere), so it too either takes the idle actor's turn or makes the
+ * holder's {@code tryIdle} fail. The rest of the state is one {@code int} changed only by atomic bit operations:
  * <pre>
  *  bit             set by                                   cleared by
- *  SCHEDULED       the constructor (creating thread holds    the holder, when its turn ends (release) or the
- *                  it), trySchedule (a CAS from clear:       actor is destroyed (destroyAndRelease); never by
- *                  exactly one winner)                       anybody else
  *  INITIALIZED     the turn, after init returned             the turn, at restart or init failure
  *  INIT_FAILED     the turn, when init gave up or process    a sender of a high-priority TbActorUpdateMsg
- *                  threw TbActorUpdateException              (one CAS winner), which then schedules a turn
+ *                  threw TbActorUpdateException              (one CAS winner), which then wakes the actor
  *  STOP_REQUESTED  ActorStop.stop, after winning the stop-     never
  *                  reason CAS
- *  DESTROYED       the SCHEDULED holder, first thing of      never
+ *  DESTROYED       the holder of the turn, first thing of    never
  *                  ActorStop.finishDestroy (getAndBitwiseOr)
  *  ATTACHED        the creating thread, once the creator     never
  *                  returned an actor
  *
- *  created(SCHEDULED) --start--> turn: init --ok--> [INITIALIZED] --turns--> ...
- *       init fails, retries left --> delayed turn (a claim object keeps SCHEDULED) --> init again
+ *  created (turn held) --start--> turn: init --ok--> [INITIALIZED] --turns--> ...
+ *       init fails, retries left --> delayed turn (a claim object keeps the turn) --> init again
  *       init gives up / update fails --> [INIT_FAILED]: turns only tell queued messages INIT_FAILED
  *            --TbActorUpdateMsg (high priority)--> init again
- *  any state --stop()--> [STOP_REQUESTED] --the holder's next turn--> [DESTROYED] (terminal)
+ *  any state --stop()--> [STOP_REQUESTED] --the holder's next turn--> [DESTROYED] (terminal; the turn is kept)
  * </pre>
- * <b>One turn at a time:</b> only the holder of {@code SCHEDULED} runs the actor, and the bit passes from holder to
- * holder only through the executor (a submitted turn) or through a {@link DelayedTurn} that exactly
- * one party claims. <b>No lost wake-up:</b> a sender queues first and reads the status after; a turn clears
- * {@code SCHEDULED} first and looks at the queues after. Whichever comes second sees the other's write, so either
- * the sender schedules a turn or the releasing turn schedules one. <b>One fate per message:</b> before
+ * <b>One turn at a time:</b> only the holder runs the actor, and the turn passes from holder to holder only through
+ * the executor (a submitted turn), through a {@link DelayedTurn} that exactly one party claims, or through an idle
+ * period that exactly one tail exchange ends. <b>No lost wake-up:</b> the holder's {@code tryIdle} succeeds only if
+ * the tail is still the node its last take found empty; a sender that swapped the tail before it made that fail (the
+ * holder takes another turn), one that swaps after it gets {@code IDLE} back and submits the turn. A turn that took a
+ * wake-up looks at the status again before it goes on. <b>One fate per message:</b> before
  * {@code DESTROYED} only the holder takes from the head of the queues (and, when the depth is counted, counts with a
  * plain release store); the holder sets {@code DESTROYED} before its final drain, and a sender that finds
  * {@code DESTROYED} after queueing drains too (its message may have missed the holder's drain); whoever takes a
@@ -75,6 +87,8 @@ public final class TbActorMailbox extends MailboxContext {
     static final int ACCEPTED = 0;
     static final int REFUSED_STOPPED = 1;
     static final int REFUSED_FULL = 2;
+    /** {@link BoundedOffer} accepted the message, and the actor was idle: the sender must submit its turn. */
+    static final int ACCEPTED_WOKE = 3;
 
     private static final ClassValue<String> ACTOR_TYPES = new ClassValue<>() {
         @Override
@@ -124,7 +138,7 @@ public final class TbActorMailbox extends MailboxContext {
         this.actor = null;
     }
 
-    /** Hands the {@code SCHEDULED} bit, held since construction, to the first turn, which runs init. */
+    /** Hands the turn, held since construction, to the first turn, which runs init. */
     void start() {
         submitOwnedTurn();
     }
@@ -179,20 +193,22 @@ public final class TbActorMailbox extends MailboxContext {
         }
         Object element = envelope(msg, delivery);
         MailboxDepth d = depth;
+        boolean woke;
         if (d == null || highPriority || d.bound() == null) {
-            add(element, highPriority);
+            woke = add(element, highPriority);
         } else {
             int result = BoundedOffer.offer(this, msg, element, delivery, d, tryOnly);
-            if (result != ACCEPTED) {
+            if (result != ACCEPTED && result != ACCEPTED_WOKE) {
                 return result;
             }
+            woke = result == ACCEPTED_WOKE;
         }
-        s = status();
-        if ((s & DESTROYED) != 0) {
+        if (woke) {
+            // the actor was idle (so not destroyed): this sender holds its turn now
+            submitOwnedTurn();
+        } else if ((status() & DESTROYED) != 0) {
             // the holder's final drain may have passed before our message was queued: drain as well
             ActorStop.drainQueues(this, currentStopReason());
-        } else if ((s & SCHEDULED) == 0) {
-            trySchedule();
         }
         return ACCEPTED;
     }
@@ -261,20 +277,14 @@ public final class TbActorMailbox extends MailboxContext {
 
     // ---------------------------------------------------------------- scheduling a turn on the dispatcher
 
-    void trySchedule() {
-        for (;;) {
-            int s = status();
-            if ((s & (SCHEDULED | DESTROYED)) != 0) {
-                return;
-            }
-            if (casStatus(s, s | SCHEDULED)) {
-                submitOwnedTurn();
-                return;
-            }
+    /** Makes sure a turn looks at the actor's status and queues after this call (a stop request, for instance). */
+    void wakeUp() {
+        if ((status() & DESTROYED) == 0 && wake()) {
+            submitOwnedTurn();
         }
     }
 
-    /** Submits a turn while holding {@code SCHEDULED}; if the executor refuses, the actor cannot run any more. */
+    /** Submits a turn while holding it; if the executor refuses, the actor cannot run any more. */
     void submitOwnedTurn() {
         try {
             dispatcher.execute(this);
@@ -320,6 +330,10 @@ public final class TbActorMailbox extends MailboxContext {
             if (element == null) {
                 break;
             }
+            if (element == WAKE) {
+                // queued by a stop, a high-priority message or an update: the loop looks at the status again
+                continue;
+            }
             processed++;
             long restartDelay = processOne(element);
             if (restartDelay >= 0) {
@@ -345,13 +359,15 @@ public final class TbActorMailbox extends MailboxContext {
         }
     }
 
-    /** Ends the turn: clears {@code SCHEDULED} first, then looks at the queues (no lost wake-up, no extra task). */
+    /**
+     * Ends a turn that found the queues empty: the actor becomes idle unless a sender queued meanwhile (a stop or a
+     * high-priority message queues a wake-up too), in which case the holder keeps the turn and submits the next one.
+     */
     void release() {
-        clearBits(SCHEDULED);
-        if ((status() & STOP_REQUESTED) != 0 || hasMessages()) {
-            trySchedule();
-        } else {
+        if (tryIdle()) {
             dispatcher.turnEndedIdle();
+        } else {
+            submitOwnedTurn();
         }
     }
 

@@ -14,9 +14,11 @@ import org.jetbrains.lincheck.datastructures.ThreadIdGen;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 
+import static io.tbactors.core.MailboxProtocolLincheckTest.op;
+
 /**
  * Model checking of the mailbox's normal-priority queue ({@link MailboxQueues}, {@link QueueNode}) with Lincheck:
- * senders appending from several threads, the turn taking (one thread at a time, as the {@code SCHEDULED} bit
+ * senders appending from several threads, the turn taking (one thread at a time, as the handing of the turn
  * guarantees), and the parties that take without being the turn, possibly while it runs: a drain (after the destroy, or
  * the system stop's drain of an actor stuck in its turn) and a {@code DROP_OLDEST} sender taking the oldest message.
  * Lincheck switches threads between any two shared-memory accesses, so it reaches a sender descheduled between its tail
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Every operation returns nothing; the invariants are checked at the end of each run: every message appended is
  * taken exactly once (after a final drain), the turn sees each sender's messages in the order they were sent, and
- * once the turn finds the queue empty nothing is left that would make it schedule another turn.
+ * once the turn finds the queue empty nothing is left that would make it schedule another turn. {@link Scheduling}
+ * checks how the turn is handed over through the tail: one turn at a time, no lost wake-up.
  */
 public class MailboxQueueLincheckTest {
 
@@ -38,6 +41,17 @@ public class MailboxQueueLincheckTest {
     @Test
     void drainsOfADestroyedActorRacingEachOtherTakeEachMessageOnceAndLeaveNoChainBehind() {
         options().check(AfterDestroy.class);
+    }
+
+    @Test
+    void oneTurnAtATimeAndNoMessageLeftWhenTheActorGoesIdle() {
+        options()
+                // the very first message, queued while the first turn gives the actor up
+                .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(),
+                        List.of(List.of(op("turn")), List.of(op("send", 1)))))
+                .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0)),
+                        List.of(List.of(op("turn"), op("turn")), List.of(op("send", 1), op("wake")), List.of(op("dropOldest")))))
+                .check(Scheduling.class);
     }
 
     private static ModelCheckingOptions options() {
@@ -74,6 +88,82 @@ public class MailboxQueueLincheckTest {
             if (!headIsTail(queues) || queues.hasMessages()) {
                 throw new IllegalStateException("a drain with nobody else left did not move the head to the tail");
             }
+        }
+    }
+
+    /**
+     * The turn handed from holder to holder through the tail: a sender (or a wake-up) that swaps {@link
+     * MailboxQueues#IDLE} out holds the turn and submits it; the turn takes until the queue is empty and then gives it up
+     * with {@link MailboxQueues#tryIdle}, or keeps it when a sender came in between. Checked: never two turns submitted at
+     * once, and once no turn is left every message was taken by a turn (no lost wake-up) and the queue is idle and empty.
+     */
+    public static class Scheduling extends Senders {
+        private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
+        /** Turns submitted and not yet run: the creating thread holds the first. */
+        private final java.util.concurrent.atomic.AtomicInteger submitted = new java.util.concurrent.atomic.AtomicInteger(1);
+        private volatile String violation;
+
+        @Override
+        @Operation
+        public void send(@Param(gen = ThreadIdGen.class) int sender) {
+            int m = sender * 100 + sent[sender]++;
+            if (queues.addNormal(m)) {
+                submit();
+            }
+        }
+
+        @Operation
+        public void wake() {
+            if (queues.wake()) {
+                submit();
+            }
+        }
+
+        @Operation
+        public void dropOldest() {
+            dropOldestInto(takenByOthers);
+        }
+
+        private void submit() {
+            if (submitted.incrementAndGet() > 1) {
+                violation = "a second turn was submitted while one was pending";
+            }
+        }
+
+        @Operation(nonParallelGroup = "turn")
+        public void turn() {
+            if (submitted.get() == 0) {
+                return;
+            }
+            Object element;
+            while ((element = queues.pollTurn()) != null) {
+                if (element != MailboxQueues.WAKE) {
+                    takenByTurn.add((Integer) element);
+                }
+            }
+            // the turn ends before it gives the actor up: a sender may take the next turn at once
+            submitted.decrementAndGet();
+            if (!queues.tryIdle()) {
+                // a sender came in between: the holder keeps the turn and submits its next one
+                submitted.incrementAndGet();
+            }
+        }
+
+        @Validate
+        public void noLostWakeUpAndOneTurnAtATime() {
+            if (violation != null) {
+                throw new IllegalStateException(violation);
+            }
+            while (submitted.get() > 0) {
+                turn();
+            }
+            if (!queues.isUnscheduled() || queues.hasMessages()) {
+                throw new IllegalStateException("no turn is left but the queue is not idle and empty");
+            }
+            List<Integer> all = new ArrayList<>(takenByTurn);
+            all.addAll(takenByOthers);
+            checkEachSentTakenOnce(all);
         }
     }
 

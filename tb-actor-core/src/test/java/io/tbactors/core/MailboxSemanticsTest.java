@@ -177,7 +177,7 @@ class MailboxSemanticsTest {
         system.createDispatcher("d", DispatcherKind.SINGLE, 1);
         TbActorRef ref = system.createRootActor("d", TestActors.counting(new TbStringActorId("a")));
         // the normal-priority queue is the mailbox's own chain of nodes: no node before the first message
-        java.lang.reflect.Field normal = MailboxQueues.class.getDeclaredField("tail");
+        java.lang.reflect.Field normal = MailboxQueues.class.getDeclaredField("head");
         normal.setAccessible(true);
         java.lang.reflect.Field high = MailboxQueues.class.getDeclaredField("highPriorityMsgs");
         high.setAccessible(true);
