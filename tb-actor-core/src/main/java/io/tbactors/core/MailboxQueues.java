@@ -249,7 +249,8 @@ abstract class MailboxQueues extends MailboxTask {
         QueueNode start = headOrNull();
         QueueNode last = start;
         for (QueueNode x = start; x != null; x = following(x)) {
-            element = x.claim();
+            // once no turn takes any more, wake-ups go too; before that they stay for the turn
+            element = noTurnAnyMore ? x.claim() : x.claimMessage();
             if (element != null && element != WAKE) {
                 taken(sink, element);
             }
@@ -281,8 +282,8 @@ abstract class MailboxQueues extends MailboxTask {
             x = headOrNull();
         }
         while (x != null) {
-            Object element = x.claim();
-            if (element != null && element != WAKE) {
+            Object element = x.claimMessage();
+            if (element != null) {
                 d.dropHint(x);
                 return element;
             }

@@ -64,6 +64,16 @@ final class QueueNode {
         return v != null && v != MailboxQueues.WAKE;
     }
 
+    /**
+     * Takes the message for a party other than the turn; a wake-up is left for the turn, which must see it.
+     *
+     * @return the message, to the first caller only; null when somebody took it already or it is a wake-up
+     */
+    Object claimMessage() {
+        Object v = VALUE.getAcquire(this);
+        return v == null || v == MailboxQueues.WAKE ? null : VALUE.getAndSet(this, null);
+    }
+
     /** @return the message, to the first caller only; null when somebody took it already */
     Object claim() {
         return VALUE.getAcquire(this) == null ? null : VALUE.getAndSet(this, null);

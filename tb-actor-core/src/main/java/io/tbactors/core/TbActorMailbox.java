@@ -361,10 +361,12 @@ public final class TbActorMailbox extends MailboxContext {
 
     /**
      * Ends a turn that found the queues empty: the actor becomes idle unless a sender queued meanwhile (a stop or a
-     * high-priority message queues a wake-up too), in which case the holder keeps the turn and submits the next one.
+     * high-priority message queues a wake-up too) or a stop was requested, in which case the holder keeps the turn and
+     * submits the next one.
      */
     void release() {
-        if (tryIdle()) {
+        // a stop's wake-up may have been taken by a loop that does not look for stops (the drain of INIT_FAILED)
+        if ((status() & STOP_REQUESTED) == 0 && tryIdle()) {
             dispatcher.turnEndedIdle();
         } else {
             submitOwnedTurn();

@@ -161,6 +161,40 @@ class ActorLifecycleTest {
         assertThat(attempts.get()).isEqualTo(1);
     }
 
+    /** A message that stops its actor when it is told it will not be processed. */
+    record StopsItsActorWhenRefused(DefaultTbActorSystem system, TbStringActorId actor) implements TbActorMsg {
+        @Override
+        public void onTbActorStopped(TbActorStopReason reason) {
+            system.stop(actor);
+        }
+    }
+
+    @Test
+    void aStopRequestedWhileTheFailedInitDrainsTheQueueStillDestroysTheActor() {
+        // the stop lands inside the turn that tells the queued messages INIT_FAILED: that turn must not let the actor
+        // go idle without running the destroy
+        SteppingExecutor steps = new SteppingExecutor();
+        system.createDispatcher("steps", steps);
+        TbStringActorId id = new TbStringActorId("fails-init");
+        TbActorRef ref = system.createRootActor("steps", creator(id, () -> new TestActors.FnActor(m -> { }) {
+            @Override
+            public void init(TbActorCtx ctx) throws TbActorException {
+                throw new TbActorException("no", null);
+            }
+
+            @Override
+            public InitFailureStrategy onInitFailure(int attempt, Throwable t) {
+                return InitFailureStrategy.stop();
+            }
+        }));
+        ref.tell(new StopsItsActorWhenRefused(system, id));
+        ref.tell(new TestMsgs.Numbered(1, outcomes));
+        steps.runAll(100);
+        assertThat(((TbActorMailbox) ref).isDestroyed()).isTrue();
+        assertThat(system.getActorCount()).isZero();
+        assertThat(outcomes.stoppedCount(TbActorStopReason.INIT_FAILED)).isEqualTo(1);
+    }
+
     @Test
     void noMessageIsProcessedAfterStopEvenWhenStopArrivesDuringASlowInit() throws Exception {
         CountDownLatch initStarted = new CountDownLatch(1);

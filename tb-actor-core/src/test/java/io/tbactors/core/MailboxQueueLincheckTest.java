@@ -27,7 +27,8 @@ import static io.tbactors.core.MailboxProtocolLincheckTest.op;
  * <p>Every operation returns nothing; the invariants are checked at the end of each run: every message appended is
  * taken exactly once (after a final drain), the turn sees each sender's messages in the order they were sent, and
  * once the turn finds the queue empty nothing is left that would make it schedule another turn. {@link Scheduling}
- * checks how the turn is handed over through the tail: one turn at a time, no lost wake-up.
+ * checks how the turn is handed over through the tail: one turn at a time, no lost wake-up, and a request followed by
+ * a wake-up (as a stop does) always seen by a turn.
  */
 public class MailboxQueueLincheckTest {
 
@@ -51,6 +52,9 @@ public class MailboxQueueLincheckTest {
                         List.of(List.of(op("turn")), List.of(op("send", 1)))))
                 .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0)),
                         List.of(List.of(op("turn"), op("turn")), List.of(op("send", 1), op("wake")), List.of(op("dropOldest")))))
+                // a DROP_OLDEST sender must not take the wake-up of a request the running turn has not seen
+                .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0)),
+                        List.of(List.of(op("turn")), List.of(op("requestAndWake")), List.of(op("dropOldest"), op("dropOldest")))))
                 .check(Scheduling.class);
     }
 
@@ -103,6 +107,8 @@ public class MailboxQueueLincheckTest {
         /** Turns submitted and not yet run: the creating thread holds the first. */
         private final java.util.concurrent.atomic.AtomicInteger submitted = new java.util.concurrent.atomic.AtomicInteger(1);
         private volatile String violation;
+        private volatile boolean requested;
+        private volatile boolean seen;
 
         @Override
         @Operation
@@ -118,6 +124,13 @@ public class MailboxQueueLincheckTest {
             if (queues.wake()) {
                 submit();
             }
+        }
+
+        /** As a stop does: a request in the status, then a wake-up, so that a turn looks at the request. */
+        @Operation
+        public void requestAndWake() {
+            requested = true;
+            wake();
         }
 
         @Operation
@@ -136,9 +149,13 @@ public class MailboxQueueLincheckTest {
             if (submitted.get() == 0) {
                 return;
             }
+            // a turn reads the status when it starts and after every wake-up it takes
+            seen |= requested;
             Object element;
             while ((element = queues.pollTurn()) != null) {
-                if (element != MailboxQueues.WAKE) {
+                if (element == MailboxQueues.WAKE) {
+                    seen |= requested;
+                } else {
                     takenByTurn.add((Integer) element);
                 }
             }
@@ -160,6 +177,9 @@ public class MailboxQueueLincheckTest {
             }
             if (!queues.isUnscheduled() || queues.hasMessages()) {
                 throw new IllegalStateException("no turn is left but the queue is not idle and empty");
+            }
+            if (requested && !seen) {
+                throw new IllegalStateException("the actor went idle and no turn saw the request its wake-up was for");
             }
             List<Integer> all = new ArrayList<>(takenByTurn);
             all.addAll(takenByOthers);
