@@ -53,7 +53,7 @@ abstract class MailboxQueues extends MailboxTask {
      * idle and submits its turn; the turn swaps it back in, with one compare-and-set, only when the queue is empty.
      */
     static final QueueNode IDLE = new QueueNode(null);
-    /** A node's value that is no message: appended only to take an idle actor's turn (see {@link #wake}). */
+    /** A node's value that is no message: appended to make a turn look at the status (see {@link #wake}). */
     static final Object WAKE = new Object();
 
     /** The newest node; null until the first normal-priority message; {@link #IDLE} while no turn holds the actor. */
@@ -117,8 +117,9 @@ abstract class MailboxQueues extends MailboxTask {
     }
 
     /**
-     * Makes sure a turn will look at the queues after this call: appends a node that carries no message, which every
-     * taker skips, so that whoever finds the actor idle schedules it through the one exchange that also queues.
+     * Makes sure a turn will look at the status and queues after this call: appends a node that carries no message,
+     * which only the turn takes (and a drain once the actor is destroyed), so that the running turn sees it, or whoever
+     * finds the actor idle schedules it through the one exchange that also queues.
      *
      * @return whether the actor was idle: the caller now holds its turn and must submit it
      */

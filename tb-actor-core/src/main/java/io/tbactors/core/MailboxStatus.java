@@ -7,10 +7,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A mailbox's status word and its rarely used state. All coordination goes through one {@code int} changed only by
- * atomic bit operations; the table of who sets and clears each bit, how the turn is held (the queue's tail), and the
- * rules they give, are in {@link TbActorMailbox}. The stop reason, the creator of an actor that may restart, timers, children and the like
- * live in {@link MailboxExtras}, created on first use, so an actor that needs none of them pays one null field.
+ * A mailbox's status word and its rarely used state. The status is one {@code int} changed only by atomic bit
+ * operations (whether a turn is held is told by the queue's tail instead, see {@link MailboxQueues}); the table of who
+ * sets and clears each bit, and the rules they give, are in {@link TbActorMailbox}. The stop reason, the creator of an
+ * actor that may restart, timers, children and the like live in {@link MailboxExtras}, created on first use, so an
+ * actor that needs none of them pays one null field.
  */
 abstract class MailboxStatus extends MailboxQueues {
 

@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * The turn is given up only when the queues are empty, so one exchange both queues a message and, when the actor was
  * idle, takes its turn: no second atomic operation per schedule. Everything else that needs a turn to look at the
  * actor (a stop request, a high-priority message, an update) queues a wake-up node ({@link MailboxQueues#WAKE}: no
- * message, skipped by every taker, counted nowhere), so it too either takes the idle actor's turn or makes the
- * holder's {@code tryIdle} fail. The rest of the state is one {@code int} changed only by atomic bit operations:
+ * message, counted nowhere, taken only by the turn or by a drain once the actor is destroyed), so it too either takes
+ * the idle actor's turn or makes the holder look at the status again. The rest of the state is one {@code int} changed only by atomic bit operations:
  * <pre>
  *  bit             set by                                   cleared by
  *  INITIALIZED     the turn, after init returned             the turn, at restart or init failure
