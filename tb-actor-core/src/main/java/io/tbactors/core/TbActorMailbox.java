@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * idle, takes its turn: no second atomic operation per schedule. Everything else that needs a turn to look at the
  * actor (a stop request, a high-priority message, an update) queues a wake-up node ({@link MailboxQueues#WAKE}: no
  * message, counted nowhere, taken only by the turn or by a drain once the actor is destroyed), so it too either takes
- * the idle actor's turn or makes the holder look at the status again. The rest of the state is one {@code int} changed only by atomic bit operations:
+ * the idle actor's turn or makes the holder look at the status again. The rest of the state is one {@code int}
+ * changed only by atomic bit operations:
  * <pre>
  *  bit             set by                                   cleared by
  *  INITIALIZED     the turn, after init returned             the turn, at restart or init failure
