@@ -97,15 +97,10 @@ abstract class MailboxQueues extends MailboxTask {
     final boolean addNormal(Object element) {
         QueueNode node = new QueueNode(element);
         QueueNode previous = (QueueNode) TAIL.getAndSet(this, node);
-        if (previous == IDLE) {
+        boolean wasIdle = previous == IDLE;
+        if (wasIdle) {
             // no turn runs, so the head is the last node (null if no message was ever queued)
-            QueueNode last = (QueueNode) HEAD.getAcquire(this);
-            if (last == null) {
-                HEAD.setRelease(this, node);
-            } else {
-                last.link(node);
-            }
-            return true;
+            previous = (QueueNode) HEAD.getAcquire(this);
         }
         if (previous == null) {
             // the first message ever: its node is where the turn starts
@@ -113,7 +108,7 @@ abstract class MailboxQueues extends MailboxTask {
         } else {
             previous.link(node);
         }
-        return false;
+        return wasIdle;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -105,7 +106,7 @@ public class MailboxQueueLincheckTest {
         private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
         private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
         /** Turns submitted and not yet run: the creating thread holds the first. */
-        private final java.util.concurrent.atomic.AtomicInteger submitted = new java.util.concurrent.atomic.AtomicInteger(1);
+        private final AtomicInteger submitted = new AtomicInteger(1);
         private volatile String violation;
         private volatile boolean requested;
         private volatile boolean seen;
@@ -113,8 +114,7 @@ public class MailboxQueueLincheckTest {
         @Override
         @Operation
         public void send(@Param(gen = ThreadIdGen.class) int sender) {
-            int m = sender * 100 + sent[sender]++;
-            if (queues.addNormal(m)) {
+            if (queues.addNormal(nextMessage(sender))) {
                 submit();
             }
         }
@@ -249,8 +249,13 @@ public class MailboxQueueLincheckTest {
 
         @Operation
         public void send(@Param(gen = ThreadIdGen.class) int sender) {
+            queues.addNormal(nextMessage(sender));
+        }
+
+        /** @return the sender's next message: sender * 100 + its sequence number */
+        int nextMessage(int sender) {
             // operations of one thread never overlap, so its own counter needs no synchronisation
-            queues.addNormal(sender * 100 + sent[sender]++);
+            return sender * 100 + sent[sender]++;
         }
 
         /** Every message sent was taken exactly once, and nothing else was taken. */
