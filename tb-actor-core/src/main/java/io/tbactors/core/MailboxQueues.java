@@ -9,16 +9,19 @@ import java.util.function.Consumer;
 /**
  * A mailbox's two queues, high and normal priority, and its depth counters.
  *
- * <p>The normal-priority queue is built into the mailbox: a chain of {@link QueueNode}s from {@code head} to
- * {@code tail}. A sender swaps its node in as the tail (one atomic exchange, never a retry) and links the old tail to
- * it; the turn follows the links from the head, which only the turn moves, and takes each message with one exchange
- * on its node. Until the first message both ends are null, so an actor never told anything carries two empty fields
- * and no queue object. Between a sender's swap and its link the next node is not reachable yet; whoever needs it waits
- * the few instructions (yielding if the sender was descheduled), so nobody who saw the tail move reports the queue
- * empty. Parties other than the turn (the drain once the actor is destroyed, the system stop's drain of an actor stuck
- * in its turn, a {@code DROP_OLDEST} sender) walk the chain without moving the head and take messages with the same
- * exchange, so each message goes to exactly one of them; only a drain after the destroy, when no turn takes any more,
- * moves the head to where it stopped, so that a destroyed mailbox keeps none of the nodes it told.
+ * <p>The normal-priority queue is built into the mailbox: a chain of {@link QueueNode}s from {@code head} to {@code
+ * tail}. A sender swaps its node in as the tail (one atomic exchange, never a retry) and links the old tail to it; the
+ * turn follows the links from the head, which only the turn moves, and takes each message with one exchange on its
+ * node. Until the first message both ends are null, so an actor never told anything carries two empty fields and no
+ * queue object. Between a sender's swap and its link the next node is not reachable yet. The turn does not wait for it
+ * beyond a short spin and one yield: it ends as if the queue were empty, keeps the actor (the tail moved, so it cannot
+ * go idle) and comes back after the worker's other turns, so a sender descheduled there holds up its own actor only,
+ * never a dispatcher thread. Every other walker waits for the link (yielding if the sender was descheduled), so nobody
+ * who saw the tail move reports the queue empty. Parties other than the turn (the drain once the actor is destroyed,
+ * the system stop's drain of an actor stuck in its turn, a {@code DROP_OLDEST} sender) walk the chain without moving
+ * the head and take messages with the same exchange, so each message goes to exactly one of them; only a drain after
+ * the destroy, when no turn takes any more, moves the head to where it stopped, so that a destroyed mailbox keeps none
+ * of the nodes it told.
  *
  * <p>The tail also tells whether a turn is held: {@link #IDLE} while none is. The holder gives the turn up with one
  * compare-and-set of the tail from the last node to {@code IDLE} ({@link #tryIdle}), which fails if a sender swapped
@@ -96,7 +99,26 @@ abstract class MailboxQueues extends MailboxTask {
      */
     final boolean addNormal(Object element) {
         QueueNode node = new QueueNode(element);
-        QueueNode previous = (QueueNode) TAIL.getAndSet(this, node);
+        return linkAfter(swapTail(node), node);
+    }
+
+    /**
+     * The first half of a send: makes {@code node} the tail. Until {@link #linkAfter} the node is queued but not
+     * reachable from the head; a sender may be descheduled between the two.
+     *
+     * @return the tail before: what {@link #linkAfter} needs
+     */
+    final QueueNode swapTail(QueueNode node) {
+        return (QueueNode) TAIL.getAndSet(this, node);
+    }
+
+    /**
+     * The second half of a send: makes {@code node} reachable from the node that was the tail before it.
+     *
+     * @param previous what {@link #swapTail} returned for {@code node}
+     * @return whether the actor was idle: the caller now holds its turn and must submit it
+     */
+    final boolean linkAfter(QueueNode previous, QueueNode node) {
         boolean wasIdle = previous == IDLE;
         if (wasIdle) {
             // no turn runs, so the head is the last node (null if no message was ever queued)
@@ -203,10 +225,16 @@ abstract class MailboxQueues extends MailboxTask {
         return element != null ? element : pollNormal();
     }
 
-    /** The turn takes the oldest normal-priority message, moving the head past it (and past any taken by others). */
+    /**
+     * The turn takes the oldest normal-priority message, moving the head past it (and past any taken by others). It
+     * waits only briefly for a sender between its tail swap and its link (descheduled there, perhaps, for a whole time
+     * slice): a short spin and one yield, then it returns null as for an empty queue, and the turn's {@link #tryIdle}
+     * fails on the moved tail, so the holder keeps the turn and submits it again behind the worker's other turns.
+     */
     private Object pollNormal() {
-        QueueNode h = headOrNull();
+        QueueNode h = (QueueNode) HEAD.getAcquire(this);
         if (h == null) {
+            // no message yet, or the first sender ever has swapped the tail and not yet published the head
             return null;
         }
         // only the very first node can still hold its message when it is the head
@@ -217,7 +245,11 @@ abstract class MailboxQueues extends MailboxTask {
                 if (tail == h) {
                     return null;
                 }
-                next = h.awaitNext();
+                // the next sender is between its swap and its link: a brief wait, then the turn gives way
+                next = h.nextAfterBriefWait();
+                if (next == null) {
+                    return null;
+                }
             }
             HEAD.setRelease(this, next);
             h.unlink();

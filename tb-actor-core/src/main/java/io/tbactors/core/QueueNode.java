@@ -95,6 +95,22 @@ final class QueueNode {
         return successor;
     }
 
+    /**
+     * Waits a little for the link of a node that is no longer the tail, for the turn: a short spin, then one yield (on
+     * a machine with more runnable threads than cores, the producer that has not linked yet is most likely waiting for
+     * a core, and the yield offers it this one).
+     *
+     * @return the next node, or null when it is still not linked
+     */
+    QueueNode nextAfterBriefWait() {
+        QueueNode successor;
+        int spins = 0;
+        while ((successor = next()) == null && spins <= SPINS_BEFORE_YIELD) {
+            spins = backOff(spins);
+        }
+        return successor;
+    }
+
     /** One step of waiting for a producer between its tail swap and its link: spin a little, then yield. */
     static int backOff(int spins) {
         if (spins < SPINS_BEFORE_YIELD) {

@@ -2,6 +2,7 @@ package io.tbactors.core;
 
 import static io.tbactors.core.TestActors.creator;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
 
 import io.tbactors.api.ProcessFailureStrategy;
@@ -20,6 +21,7 @@ import io.tbactors.core.dispatch.DispatcherKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -351,6 +353,42 @@ class InterleavingTest {
         stuck.countDown();
         assertThat(first.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(second.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aSenderCaughtBetweenItsTailSwapAndItsLinkDoesNotHoldTheDispatcherThread() {
+        // one dispatcher thread (the test's, step by step) and two actors; a sender of the first is descheduled after it
+        // made its message the tail and before it linked it: the first actor's turn must end and let the second run
+        SteppingExecutor steps = new SteppingExecutor();
+        system.createDispatcher("steps", steps);
+        List<String> processed = new CopyOnWriteArrayList<>();
+        TbActorRef first = system.createRootActor("steps", creator(new TbStringActorId("first"),
+                () -> new TestActors.FnActor(m -> processed.add("first " + ((TestMsgs.Numbered) m).value))));
+        TbActorRef second = system.createRootActor("steps", creator(new TbStringActorId("second"),
+                () -> new TestActors.FnActor(m -> processed.add("second " + ((TestMsgs.Numbered) m).value))));
+        steps.runAll(10);
+        assertThat(steps.queued()).as("both actors initialised and idle").isZero();
+
+        first.tell(new TestMsgs.Numbered(1, outcomes));
+        TbActorMailbox mailbox = (TbActorMailbox) first;
+        QueueNode caught = new QueueNode(new TestMsgs.Numbered(2, outcomes));
+        QueueNode previous = mailbox.swapTail(caught);
+        try {
+            second.tell(new TestMsgs.Numbered(1, outcomes));
+            assertThat(steps.queued()).as("one turn per actor").isEqualTo(2);
+
+            assertTimeoutPreemptively(Duration.ofSeconds(10), steps::runOne, "the first actor's turn waited for the sender");
+            assertThat(processed).containsExactly("first 1");
+            assertThat(steps.queued()).as("the second actor's turn and the first's next one").isEqualTo(2);
+            steps.runOne();
+            assertThat(processed).as("the second actor ran while the sender was caught").containsExactly("first 1", "second 1");
+        } finally {
+            assertThat(mailbox.linkAfter(previous, caught)).as("the actor held its turn meanwhile").isFalse();
+        }
+        steps.runAll(10);
+        assertThat(processed).containsExactly("first 1", "second 1", "first 2");
+        assertThat(steps.queued()).as("both actors idle again").isZero();
+        assertThat(outcomes.processed.sum()).isEqualTo(3);
     }
 
     @Test
