@@ -87,26 +87,24 @@ final class QueueNode {
      * @return the next node
      */
     QueueNode awaitNext() {
-        QueueNode successor;
-        int spins = 0;
-        while ((successor = next()) == null) {
-            spins = backOff(spins);
-        }
-        return successor;
+        return awaitNext(Integer.MAX_VALUE);
     }
 
     /**
-     * Waits a little for the link of a node that is no longer the tail, for the turn: a short spin, then one yield (on
-     * a machine with more runnable threads than cores, the producer that has not linked yet is most likely waiting for
-     * a core, and the yield offers it this one).
+     * The turn's wait for the same link: a short spin, then one yield (the producer that has not linked yet is most
+     * likely waiting for a core, and the yield offers it this one), then it gives up.
      *
      * @return the next node, or null when it is still not linked
      */
     QueueNode nextAfterBriefWait() {
+        return awaitNext(SPINS_BEFORE_YIELD + 1);
+    }
+
+    private QueueNode awaitNext(int maxSteps) {
         QueueNode successor;
-        int spins = 0;
-        while ((successor = next()) == null && spins <= SPINS_BEFORE_YIELD) {
-            spins = backOff(spins);
+        int steps = 0;
+        while ((successor = next()) == null && steps < maxSteps) {
+            steps = backOff(steps);
         }
         return successor;
     }
