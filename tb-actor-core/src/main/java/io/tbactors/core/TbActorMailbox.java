@@ -349,10 +349,11 @@ public final class TbActorMailbox extends MailboxContext {
         if (e != null && e.idleTimeoutNanos > 0) {
             e.lastActivity = runtime.nanoTime();
         }
-        if (processed == throughput) {
+        if (processed == throughput || (processed > 0 && dispatcher.looksAgainAfterDraining())) {
             // a full turn yields without looking at the queues (reading the tail a sender is swapping costs a cache
-            // miss): the next turn finds out, and releases at once in the rare case the queues were drained exactly; the
-            // dispatcher may first let turns submitted from outside in ahead of it (Dispatcher#fullTurnEnded)
+            // miss): the next turn finds out, and releases at once in the rare case the queues were drained exactly; a
+            // turn that drained them may look once more after the worker's other turns (Dispatcher#looksAgainAfterDraining);
+            // the dispatcher may first let turns submitted from outside in ahead of it (Dispatcher#fullTurnEnded)
             dispatcher.fullTurnEnded();
             submitOwnedTurn();
         } else {

@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -132,10 +133,7 @@ class MailboxSemanticsTest {
      * flooded actor's first message waits on a gate while the rest (and the other actor's message) are told.
      */
     private int placeOfTheOtherActorBehindAFloodedOne(boolean toldByTheFloodedActor) throws Exception {
-        system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        TbActorRef holder = blockingActor("fj", "holder", holding, release);
+        CountDownLatch release = forkJoinDispatcherWithOneThreadHeld();
         List<String> trace = Collections.synchronizedList(new ArrayList<>());
         TbActorRef other = system.createRootActor("fj", creator(new TbStringActorId("other"),
                 () -> new TestActors.FnActor(msg -> trace.add("other"))));
@@ -153,8 +151,6 @@ class MailboxSemanticsTest {
         })));
         try {
             await().until(() -> ((TbActorMailbox) other).isIdle() && ((TbActorMailbox) flooded).isIdle());
-            holder.tell(new Step(0));
-            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
             flooded.tell(new Step(0));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
             for (int i = 1; i <= FLOOD; i++) {
@@ -168,6 +164,43 @@ class MailboxSemanticsTest {
             assertThat(trace).contains("other");
             return trace.indexOf("other");
         } finally {
+            release.countDown();
+        }
+    }
+
+    /**
+     * Two actors that keep telling each other one message at a time never fill a turn, and their turns, forked by
+     * the worker itself, keep its own queue from ever running empty; a turn submitted from outside the pool waited
+     * behind them for as long as they went on. Now a turn that drained its queue and looks again counts like a full
+     * turn, so the outside turn runs within a bounded number of theirs.
+     */
+    @Test
+    void onAForkJoinDispatcherAnActorToldFromOutsideThePoolRunsWhileTwoActorsKeepTellingEachOther() throws Exception {
+        CountDownLatch release = forkJoinDispatcherWithOneThreadHeld();
+        AtomicInteger bounces = new AtomicInteger();
+        AtomicInteger bouncesWhenOtherRan = new AtomicInteger(-1);
+        AtomicBoolean bouncing = new AtomicBoolean(true);
+        TbActorRef[] pair = new TbActorRef[2];
+        for (int i = 0; i < 2; i++) {
+            int peer = 1 - i;
+            pair[i] = system.createRootActor("fj", creator(new TbStringActorId("bouncer-" + i), () -> new TestActors.FnActor(msg -> {
+                bounces.incrementAndGet();
+                if (bouncing.get()) {
+                    pair[peer].tell(msg);
+                }
+            })));
+        }
+        TbActorRef other = system.createRootActor("fj", creator(new TbStringActorId("other"),
+                () -> new TestActors.FnActor(msg -> bouncesWhenOtherRan.set(bounces.get()))));
+        try {
+            pair[0].tell(new Step(0));
+            await().until(() -> bounces.get() > 10 * Dispatcher.SUBMISSIONS_EVERY);
+            int toldAt = bounces.get();
+            other.tell(new Step(1)); // from this thread, outside the pool, while the two bounce on the other worker
+            await().atMost(Duration.ofSeconds(10)).until(() -> bouncesWhenOtherRan.get() >= 0);
+            assertThat(bouncesWhenOtherRan.get() - toldAt).isLessThanOrEqualTo(2 * Dispatcher.SUBMISSIONS_EVERY + 2);
+        } finally {
+            bouncing.set(false);
             release.countDown();
         }
     }
@@ -231,6 +264,16 @@ class MailboxSemanticsTest {
     }
 
     /** An actor whose every message counts {@code entered} down and then waits for {@code gate}. */
+    /** Creates the fork-join dispatcher "fj" of two threads and holds one of them until the returned latch opens. */
+    private CountDownLatch forkJoinDispatcherWithOneThreadHeld() throws InterruptedException {
+        system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        blockingActor("fj", "holder", holding, release).tell(new Step(0));
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        return release;
+    }
+
     private TbActorRef blockingActor(String dispatcher, String name, CountDownLatch entered, CountDownLatch gate) {
         return system.createRootActor(dispatcher, creator(new TbStringActorId(name), () -> new TestActors.FnActor(msg -> {
             entered.countDown();

@@ -89,9 +89,20 @@ public final class Dispatcher {
     /** How many turns submitted from outside the pool a full turn moves ahead of its own next turn, at most. */
     static final int MAX_SUBMISSIONS_MOVED = 64;
 
-    /** @param task an actor turn to run */
+    /**
+     * Submits an actor's turn. On a fork-join dispatcher's own worker a mailbox is forked onto the worker's queue
+     * (a plain push, which wakes another worker only if that queue was empty) rather than executed (which takes the
+     * queue's lock and wakes a worker while the queue holds up to one task).
+     *
+     * @param task an actor turn to run
+     */
     public void execute(Runnable task) {
-        executor.execute(task);
+        if (keepsQueueWarm && task instanceof ForkJoinTask<?> fjTask && Thread.currentThread() instanceof DispatcherWorkerThread worker
+                && worker.getPool() == executor) {
+            fjTask.fork();
+        } else {
+            executor.execute(task);
+        }
     }
 
     /**
@@ -112,7 +123,26 @@ public final class Dispatcher {
     }
 
     /**
-     * A turn used its whole throughput and its actor has more to do; its next turn is about to be submitted. A
+     * A turn processed messages and then found its queues empty: should the holder keep the turn and queue it once more
+     * behind the worker's other turns, rather than let the actor go idle? Yes on a fork-join dispatcher's own worker
+     * whose queue holds other turns (typically the actor this turn just told, or the other actors of a busy worker):
+     * by the time the other turns have run, a reply or the sender's next message has often come, and it is taken
+     * without a schedule (no submission from the sender, no worker woken, no idle compare-and-set, no no-op task). The
+     * next turn looks again only if it too processed something. Not when the worker's queue is empty: the turn would
+     * run again at once, polling a mailbox its sender is still writing to (1 actor x 1M measured slower that way,
+     * BENCHMARKS.md). Such a turn counts as a full one for {@link #fullTurnEnded}, so actors that keep telling each
+     * other on one worker let the turns submitted from outside in, as flooded ones do.
+     *
+     * @return whether the turn is to be submitted again rather than released
+     */
+    public boolean looksAgainAfterDraining() {
+        return keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
+                && ForkJoinTask.getQueuedTaskCount() > 0;
+    }
+
+    /**
+     * A turn used its whole throughput and its actor has more to do (or it drained its queues and looks once more, see
+     * {@link #looksAgainAfterDraining}); its next turn is about to be submitted. A
      * fork-join worker runs the tasks of its own queue before it looks at tasks submitted from outside the pool, so an
      * actor whose turns only resubmitted themselves could keep the thread from an actor told by a transport thread for
      * as long as its own messages kept coming. So on this dispatcher's own worker, every
