@@ -263,7 +263,6 @@ class MailboxSemanticsTest {
         assertThat(executor.getCompletedTaskCount()).isEqualTo(2); // the init turn and the one message turn
     }
 
-    /** An actor whose every message counts {@code entered} down and then waits for {@code gate}. */
     /** Creates the fork-join dispatcher "fj" of two threads and holds one of them until the returned latch opens. */
     private CountDownLatch forkJoinDispatcherWithOneThreadHeld() throws InterruptedException {
         system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
@@ -274,6 +273,7 @@ class MailboxSemanticsTest {
         return release;
     }
 
+    /** An actor whose every message counts {@code entered} down and then waits for {@code gate}. */
     private TbActorRef blockingActor(String dispatcher, String name, CountDownLatch entered, CountDownLatch gate) {
         return system.createRootActor(dispatcher, creator(new TbStringActorId(name), () -> new TestActors.FnActor(msg -> {
             entered.countDown();

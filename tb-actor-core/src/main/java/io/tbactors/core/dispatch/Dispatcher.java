@@ -22,7 +22,7 @@ public final class Dispatcher {
     private final NamedThreadFactory threadFactory;
     private final AtomicInteger actors = new AtomicInteger();
     private volatile TbMailboxBound mailboxBound;
-    private final boolean keepsQueueWarm;
+    private final boolean forkJoin;
 
     /**
      * @param name the dispatcher's name
@@ -36,7 +36,7 @@ public final class Dispatcher {
         this.kind = kind;
         this.poolSize = poolSize;
         this.threadFactory = namedThreadFactoryOf(executor);
-        this.keepsQueueWarm = executor instanceof ForkJoinPool;
+        this.forkJoin = executor instanceof ForkJoinPool;
     }
 
     private static NamedThreadFactory namedThreadFactoryOf(ExecutorService executor) {
@@ -97,8 +97,7 @@ public final class Dispatcher {
      * @param task an actor turn to run
      */
     public void execute(Runnable task) {
-        if (keepsQueueWarm && task instanceof ForkJoinTask<?> fjTask && Thread.currentThread() instanceof DispatcherWorkerThread worker
-                && worker.getPool() == executor) {
+        if (task instanceof ForkJoinTask<?> fjTask && ownWorker() != null) {
             fjTask.fork();
         } else {
             executor.execute(task);
@@ -117,7 +116,8 @@ public final class Dispatcher {
      * same effect from the check task it submits after every turn; measured in BENCHMARKS.md (ping-pong p99).
      */
     public void turnEndedIdle() {
-        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor) {
+        DispatcherWorkerThread worker = ownWorker();
+        if (worker != null) {
             worker.getPool().execute(NO_OP);
         }
     }
@@ -136,8 +136,7 @@ public final class Dispatcher {
      * @return whether the turn is to be submitted again rather than released
      */
     public boolean looksAgainAfterDraining() {
-        return keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
-                && ForkJoinTask.getQueuedTaskCount() > 0;
+        return ownWorker() != null && ForkJoinTask.getQueuedTaskCount() > 0;
     }
 
     /**
@@ -153,8 +152,8 @@ public final class Dispatcher {
      * split, and runs K to Q").
      */
     public void fullTurnEnded() {
-        if (keepsQueueWarm && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
-                && worker.fullTurnLetsSubmissionsIn()) {
+        DispatcherWorkerThread worker = ownWorker();
+        if (worker != null && worker.fullTurnLetsSubmissionsIn()) {
             int moved = 0;
             ForkJoinTask<?> waiting;
             while (moved < MAX_SUBMISSIONS_MOVED && (waiting = Submissions.poll()) != null) {
@@ -162,6 +161,12 @@ public final class Dispatcher {
                 moved++;
             }
         }
+    }
+
+    /** @return the current thread when it is a worker of this dispatcher's fork-join pool, otherwise null */
+    private DispatcherWorkerThread ownWorker() {
+        return forkJoin && Thread.currentThread() instanceof DispatcherWorkerThread worker && worker.getPool() == executor
+                ? worker : null;
     }
 
     /** Reaches {@link ForkJoinTask}'s protected {@code pollSubmission} for the current worker's pool. */
