@@ -21,6 +21,12 @@ public final class SideMetrics {
     /** Label of the 99th percentile round trip, in microseconds. */
     public static final String RTT_P99 = "rtt.p99";
 
+    /**
+     * Label of the turns per message of a throughput iteration (ours only): 1 when every message found its actor idle
+     * and was scheduled alone, 1 / throughput when every turn was full.
+     */
+    public static final String TURNS_PER_MESSAGE = "turns.per.msg";
+
     /** Label of the heap bytes one idle actor costs. */
     public static final String BYTES_PER_ACTOR = "bytes.per.actor";
 

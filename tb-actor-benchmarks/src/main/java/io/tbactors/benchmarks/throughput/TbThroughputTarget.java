@@ -30,6 +30,11 @@ final class TbThroughputTarget implements ThroughputTarget {
     }
 
     @Override
+    public long completedTurns() {
+        return system.getDispatcher(Runtimes.DISPATCHER).orElseThrow().getCompletedTurns();
+    }
+
+    @Override
     public void close() {
         Runtimes.stop(system);
     }

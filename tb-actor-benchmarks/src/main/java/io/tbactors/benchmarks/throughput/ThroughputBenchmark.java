@@ -3,6 +3,7 @@ package io.tbactors.benchmarks.throughput;
 import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.Impl;
 import io.tbactors.benchmarks.support.Runtimes;
+import io.tbactors.benchmarks.support.SideMetrics;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -47,6 +48,8 @@ public class ThroughputBenchmark {
     private Completion completion;
     private ThroughputTarget target;
     private Producers producerThreads;
+    private long turnsAtIterationStart;
+    private long roundsInIteration;
 
     /** Creates the actors and the producer threads. */
     @Setup(Level.Trial)
@@ -66,6 +69,27 @@ public class ThroughputBenchmark {
     @Benchmark
     public void pushAndProcessAll() {
         producerThreads.runRound(target, workload, completion);
+        roundsInIteration++;
+    }
+
+    /** Notes where the iteration starts, for the turns per message. */
+    @Setup(Level.Iteration)
+    public void startIteration() {
+        turnsAtIterationStart = target.completedTurns();
+        roundsInIteration = 0;
+    }
+
+    /**
+     * Publishes the iteration's turns per message (ours only): how many messages a turn found waiting, which decides
+     * much of the cost where many actors get few messages each (see BENCHMARKS.md).
+     */
+    @TearDown(Level.Iteration)
+    public void endIteration() {
+        long turns = target.completedTurns();
+        if (turns >= 0 && roundsInIteration > 0) {
+            double messages = (double) roundsInIteration * workload.totalMessages();
+            SideMetrics.put(SideMetrics.TURNS_PER_MESSAGE, (turns - turnsAtIterationStart) / messages, "turns/msg");
+        }
     }
 
     /** Stops the producers and the actors. */

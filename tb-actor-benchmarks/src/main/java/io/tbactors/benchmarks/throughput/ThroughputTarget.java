@@ -9,6 +9,14 @@ interface ThroughputTarget extends AutoCloseable {
     /** @param actor index of the actor to send one message to */
     void tell(int actor);
 
+    /**
+     * @return the turns our runtime's dispatcher has completed so far (a turn processes up to the throughput's messages
+     *     of one actor); -1 for targets that do not count turns
+     */
+    default long completedTurns() {
+        return -1;
+    }
+
     /** Stops the actors and the threads behind them. */
     @Override
     void close();
