@@ -80,8 +80,8 @@ public class ThroughputBenchmark {
     }
 
     /**
-     * Publishes the iteration's turns per message (ours only): how many messages a turn found waiting, which decides
-     * much of the cost where many actors get few messages each (see BENCHMARKS.md).
+     * Publishes the iteration's turns per message (ours only): how many messages a turn found waiting, which tells the
+     * fast runs from the slow ones where many actors get few messages each (see BENCHMARKS.md).
      */
     @TearDown(Level.Iteration)
     public void endIteration() {
