@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The fork's heap is touched in full before the benchmark starts ({@code -XX:+AlwaysPreTouch}). Without it the
  * first write to each 4 KB page of a fresh heap takes a page fault of one to two microseconds; a runtime that allocates
- * 56 B per round trip pays one about every 70 round trips, one that allocates 216 B about every 19, so both p99s
+ * 56 B per round trip pays one about every 73 round trips, one that allocates 216 B about every 19, so both p99s
  * would be the fault's time and tell nothing about the runtime. A server's heap is touched within its first
  * collections; the pre-touched fork measures that steady state, the same way for every implementation.
  */
