@@ -24,9 +24,10 @@ mkdir -p "$out"
 tag="$impl-$shape-${producers}p"
 log="$out/$tag.log"
 data="$out/$tag.perf.data"
-# 3 warm-up and 8 measurement iterations of 1 s: perf samples 6 s of the measurement
+# 3 warm-up and 8 measurement iterations of 1 s: perf samples 6 s of the measurement. JMH's -jvmArgsAppend replaces
+# the benchmark's own @Fork(jvmArgsAppend), so its heap and collector flags are repeated here.
 java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$producers" \
-  -wi 3 -i 8 -jvmArgsAppend "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
+  -wi 3 -i 8 -jvmArgsAppend "-Xms2g -Xmx6g -XX:+UseG1GC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
   > "$log" 2>&1 &
 jmh=$!
 pid=

@@ -124,13 +124,13 @@ public final class BenchmarkReport {
                 Map<String, String> params = new LinkedHashMap<>();
                 params.put("shape", shape);
                 params.put("producers", Integer.toString(producers));
-                groups.add(new Group(ThroughputBenchmark.class, params));
+                groups.add(new Group(ThroughputBenchmark.class, params, Scenarios.warmupIterations(shape)));
             }
         }
-        groups.add(new Group(PingPongBenchmark.class, Map.of()));
-        groups.add(new Group(ActorCreationBenchmark.class, Map.of()));
+        groups.add(new Group(PingPongBenchmark.class, Map.of(), null));
+        groups.add(new Group(ActorCreationBenchmark.class, Map.of(), null));
         groups.add(new Group(IdleActorMemoryBenchmark.class,
-                arguments.quick ? Map.of("actors", Integer.toString(QUICK_IDLE_ACTORS)) : Map.of()));
+                arguments.quick ? Map.of("actors", Integer.toString(QUICK_IDLE_ACTORS)) : Map.of(), null));
         if (arguments.include == null) {
             return groups;
         }
@@ -158,8 +158,9 @@ public final class BenchmarkReport {
      *
      * @param benchmark the benchmark class
      * @param params the fixed parameters
+     * @param warmupIterations warm-up iterations when they differ from the benchmark's {@code @Warmup}, else null
      */
-    private record Group(Class<?> benchmark, Map<String, String> params) {
+    private record Group(Class<?> benchmark, Map<String, String> params, Integer warmupIterations) {
 
         String describe() {
             StringBuilder text = new StringBuilder(benchmark.getSimpleName());
@@ -177,6 +178,9 @@ public final class BenchmarkReport {
             if (threads != null) {
                 // prepend: the benchmarks' own @Fork(jvmArgsAppend) still applies
                 options.jvmArgsPrepend("-D" + Runtimes.THREADS_PROPERTY + "=" + threads);
+            }
+            if (warmupIterations != null) {
+                options.warmupIterations(warmupIterations);
             }
             if (arguments.quick) {
                 options.warmupIterations(0)

@@ -14,6 +14,21 @@ public final class Scenarios {
     /** Producer thread counts, as the benchmark's {@code producers} parameter names them. */
     public static final List<Integer> PRODUCERS = List.of(1, 2);
 
+    /**
+     * Warm-up iterations (one second each) of a shape with at least {@link #MANY_ACTORS} actors. Each message of
+     * such a round goes to an actor that is idle and whose mailbox is old, and the rounds run 2 to 3 times slower on
+     * every runtime while G1 is still growing the young generation from its initial size (young collections every
+     * 0.3 s at first, every 4 s after about 25 s; with the young generation fixed by {@code -Xmn1g} the second
+     * iteration is already as fast as the 30th): see BENCHMARKS.md, "The many-actor rows measured after G1 settles".
+     */
+    public static final int MANY_ACTORS_WARMUP_ITERATIONS = 30;
+
+    /** Warm-up iterations of the other shapes ({@code ThroughputBenchmark}'s {@code @Warmup}). */
+    public static final int WARMUP_ITERATIONS = 3;
+
+    /** From how many actors a shape counts as many-actor. */
+    static final int MANY_ACTORS = 100_000;
+
     private static final Target THROUGHPUT = new Target(2.0, null, null);
     private static final Target ONE_ACTOR_THROUGHPUT = new Target(2.0, null, 0.8);
     private static final Target LATENCY_P50 = new Target(null, 1.0, null);
@@ -49,6 +64,14 @@ public final class Scenarios {
         rows.add(new Row("idle actor heap, " + count(m.idleActors()) + " actors", "B/actor", Row.Direction.LOWER_IS_BETTER,
                 m.get(Measurements.MEMORY, Impl.TB), m.get(Measurements.MEMORY, Impl.PEKKO), null, MEMORY));
         return rows;
+    }
+
+    /**
+     * @param shape e.g. {@code 100000x10}
+     * @return how many one-second warm-up iterations the report gives that shape
+     */
+    public static int warmupIterations(String shape) {
+        return Integer.parseInt(shape.split("x")[0]) >= MANY_ACTORS ? MANY_ACTORS_WARMUP_ITERATIONS : WARMUP_ITERATIONS;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tbactors.benchmarks.throughput;
 
+import io.tbactors.benchmarks.report.Scenarios;
 import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.Impl;
 import io.tbactors.benchmarks.support.Runtimes;
@@ -22,12 +23,13 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Time to push one round of messages through and see all of them processed. Each sample is one round of
  * {@code actors x messagesPerActor} messages (a million in every shape); the report turns the median round time
- * into messages per second.
+ * into messages per second. The report's runner warms the shape with 100K actors up for
+ * {@link Scenarios#MANY_ACTORS_WARMUP_ITERATIONS} iterations (on JMH's own command line add {@code -wi 30} for it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = Scenarios.WARMUP_ITERATIONS, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx6g", "-XX:+UseG1GC"})
 public class ThroughputBenchmark {
