@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Time to push one round of messages through and see all of them processed. Each sample is one round of
  * {@code actors x messagesPerActor} messages (a million in every shape); the report turns the median round time
  * into messages per second. The report's runner warms the shape with 100K actors up for
- * {@link Scenarios#MANY_ACTORS_WARMUP_ITERATIONS} iterations (on JMH's own command line add {@code -wi 30} for it).
+ * {@link Scenarios#MANY_ACTORS_WARMUP_ITERATIONS} iterations (on JMH's own command line add {@code -wi 40} for it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
