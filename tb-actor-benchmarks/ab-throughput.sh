@@ -2,7 +2,8 @@
 # Focused A/B of our runtime's throughput: runs ThroughputBenchmark (impl=tb) with each benchmarks jar in turn,
 # ROUNDS times, alternating, and prints M msg/s from the median round per shape and producer count.
 # Usage: tb-actor-benchmarks/ab-throughput.sh ROUNDS base.jar variant.jar [...]
-# SHAPES (default 1x1000000,10x100000,1000x1000) picks the shapes; JMH's JSON and log go to OUT (default /tmp/tb-ab).
+# SHAPES (default 1x1000000,10x100000,1000x1000) picks the shapes; JMH's JSON and log go to OUT (default /tmp/tb-ab);
+# JMH_ARGS adds JMH options (for 100000x10 give "-wi 40", the warm-up the report's runner gives that shape).
 set -euo pipefail
 if [ $# -lt 2 ]; then
   echo "usage: $0 ROUNDS JAR [JAR...]  (ROUNDS >= 1; each JAR a benchmarks.jar built from tb-actor-benchmarks)" >&2
@@ -19,7 +20,8 @@ done
 for r in $(seq 1 "$rounds"); do
   for jar in "$@"; do
     name=$(basename "$jar" .jar)
-    java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl=tb -p shape="$shapes" \
+    # shellcheck disable=SC2086 # JMH_ARGS is a list of options
+    java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl=tb -p shape="$shapes" ${JMH_ARGS:-} \
       -rf json -rff "$out/$name-$r.json" > "$out/$name-$r.log" 2>&1
     python3 - "$out/$name-$r.json" "$name" "$r" <<'PY'
 import json, sys
