@@ -158,7 +158,7 @@ public final class BenchmarkReport {
      *
      * @param benchmark the benchmark class
      * @param params the fixed parameters
-     * @param warmupIterations warm-up iterations when they differ from the benchmark's {@code @Warmup}, else null
+     * @param warmupIterations warm-up iterations to run, or null for the benchmark's own {@code @Warmup}
      */
     private record Group(Class<?> benchmark, Map<String, String> params, Integer warmupIterations) {
 
