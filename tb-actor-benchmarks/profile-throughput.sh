@@ -17,17 +17,20 @@ if [ $# -lt 4 ]; then
 fi
 jar=$1 impl=$2 shape=$3 producers=$4 out=${5:-/tmp/tb-profile}
 [ -f "$jar" ] || { echo "no such jar: $jar" >&2; exit 2; }
-case "$shape" in *[0-9]x[0-9]*) ;; *) echo "SHAPE must be ACTORSxMESSAGES (for example 100000x10), got '$shape'" >&2; exit 2;; esac
+[[ "$shape" =~ ^[0-9]+x[0-9]+$ ]] || { echo "SHAPE must be ACTORSxMESSAGES (for example 100000x10), got '$shape'" >&2; exit 2; }
 case "$producers" in 1|2) ;; *) echo "PRODUCERS must be 1 or 2, got '$producers'" >&2; exit 2;; esac
 command -v perf > /dev/null || { echo "perf is not installed (Debian: apt-get install linux-perf)" >&2; exit 2; }
 mkdir -p "$out"
 tag="$impl-$shape-${producers}p"
 log="$out/$tag.log"
 data="$out/$tag.perf.data"
-# 3 warm-up and 8 measurement iterations of 1 s: perf samples 6 s of the measurement. JMH's -jvmArgsAppend replaces
-# the benchmark's own @Fork(jvmArgsAppend), so its heap and collector flags are repeated here.
+# 3 warm-up iterations of 1 s (40 for 100K actors or more, as the report's runner gives them: G1 needs that long to
+# settle) and 8 measurement iterations: perf samples 6 s of the measurement. JMH's -jvmArgsAppend replaces the
+# benchmark's own @Fork(jvmArgsAppend), so its heap and collector flags are repeated here.
+warmup=3
+[ "${shape%%x*}" -ge 100000 ] && warmup=40
 java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$producers" \
-  -wi 3 -i 8 -jvmArgsAppend "-Xms2g -Xmx6g -XX:+UseG1GC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
+  -wi "$warmup" -i 8 -jvmArgsAppend "-Xms2g -Xmx6g -XX:+UseG1GC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
   > "$log" 2>&1 &
 jmh=$!
 pid=
@@ -37,8 +40,8 @@ for _ in $(seq 1 60); do
   sleep 0.5
 done
 [ -n "$pid" ] || { echo "the benchmark's forked JVM did not start; see $log" >&2; kill "$jmh" 2>/dev/null; exit 1; }
-echo "sampling the benchmark's JVM (pid $pid) for 6 s"
-sleep 8
+echo "sampling the benchmark's JVM (pid $pid) for 6 s after its $warmup warm-up iterations"
+sleep $((warmup + 5))
 # perf may end by a signal once its 6 s are over (bash then prints "Terminated"); what counts is the data it wrote
 perf record -F 1999 -e cpu-clock -p "$pid" -o "$data" -- sleep 6 > "$out/$tag.perf.log" 2>&1 || true
 [ -s "$data" ] || { echo "perf wrote no samples; see $out/$tag.perf.log" >&2; exit 1; }
