@@ -10,6 +10,7 @@ import io.tbactors.benchmarks.report.Row;
 import io.tbactors.benchmarks.report.Scenarios;
 import io.tbactors.benchmarks.support.Runtimes;
 import io.tbactors.benchmarks.support.SideMetricsProfiler;
+import io.tbactors.benchmarks.throughput.Shape;
 import io.tbactors.benchmarks.throughput.ThroughputBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -124,7 +125,7 @@ public final class BenchmarkReport {
                 Map<String, String> params = new LinkedHashMap<>();
                 params.put("shape", shape);
                 params.put("producers", Integer.toString(producers));
-                groups.add(new Group(ThroughputBenchmark.class, params, Scenarios.warmupIterations(shape)));
+                groups.add(new Group(ThroughputBenchmark.class, params, Shape.parse(shape).warmupIterations()));
             }
         }
         groups.add(new Group(PingPongBenchmark.class, Map.of(), null));

@@ -14,23 +14,6 @@ public final class Scenarios {
     /** Producer thread counts, as the benchmark's {@code producers} parameter names them. */
     public static final List<Integer> PRODUCERS = List.of(1, 2);
 
-    /**
-     * Warm-up iterations (one second each) of a shape with at least {@link #MANY_ACTORS} actors. Each message of such a
-     * round goes to an idle actor whose mailbox is old, and the rounds run 1.5 to 2.2 times slower, on every runtime,
-     * while G1 still collects the young generation at its initial size (with the benchmark's heap flags: every half
-     * second for the first 17 s, then further apart as it grows it) and refines the cards those messages dirty eagerly;
-     * the rounds mostly reach their settled speed after 20 to 30 s. With the young generation fixed ({@code -Xmn1g})
-     * the second iteration is already as fast as the later ones. See BENCHMARKS.md, "The 100K-actor rows measured once
-     * G1 has settled", which also shows a run whose fork did not settle in 40 s.
-     */
-    public static final int MANY_ACTORS_WARMUP_ITERATIONS = 40;
-
-    /** Warm-up iterations of the other shapes ({@code ThroughputBenchmark}'s {@code @Warmup}). */
-    public static final int WARMUP_ITERATIONS = 3;
-
-    /** From how many actors a shape counts as many-actor. */
-    static final int MANY_ACTORS = 100_000;
-
     private static final Target THROUGHPUT = new Target(2.0, null, null);
     private static final Target ONE_ACTOR_THROUGHPUT = new Target(2.0, null, 0.8);
     private static final Target LATENCY_P50 = new Target(null, 1.0, null);
@@ -66,14 +49,6 @@ public final class Scenarios {
         rows.add(new Row("idle actor heap, " + count(m.idleActors()) + " actors", "B/actor", Row.Direction.LOWER_IS_BETTER,
                 m.get(Measurements.MEMORY, Impl.TB), m.get(Measurements.MEMORY, Impl.PEKKO), null, MEMORY));
         return rows;
-    }
-
-    /**
-     * @param shape e.g. {@code 100000x10}
-     * @return how many one-second warm-up iterations the report gives that shape
-     */
-    public static int warmupIterations(String shape) {
-        return Integer.parseInt(shape.split("x")[0]) >= MANY_ACTORS ? MANY_ACTORS_WARMUP_ITERATIONS : WARMUP_ITERATIONS;
     }
 
     /**

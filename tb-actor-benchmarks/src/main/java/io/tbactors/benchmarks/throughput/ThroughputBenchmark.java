@@ -1,6 +1,5 @@
 package io.tbactors.benchmarks.throughput;
 
-import io.tbactors.benchmarks.report.Scenarios;
 import io.tbactors.benchmarks.support.Completion;
 import io.tbactors.benchmarks.support.Impl;
 import io.tbactors.benchmarks.support.Runtimes;
@@ -24,15 +23,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * Time to push one round of messages through and see all of them processed. Each sample is one round of
  * {@code actors x messagesPerActor} messages (a million in every shape); the report turns the median round time
  * into messages per second. The report's runner warms the shape with 100K actors up for
- * {@link Scenarios#MANY_ACTORS_WARMUP_ITERATIONS} iterations (on JMH's own command line add {@code -wi 40} for it).
+ * {@link Shape#MANY_ACTORS_WARMUP_ITERATIONS} iterations (on JMH's own command line add {@code -wi 40} for it).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = Scenarios.WARMUP_ITERATIONS, time = 1)
+@Warmup(iterations = ThroughputBenchmark.WARMUP_ITERATIONS, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx6g", "-XX:+UseG1GC"})
 public class ThroughputBenchmark {
+
+    /** Warm-up iterations of one second, for every shape but the many-actor one ({@link Shape#warmupIterations}). */
+    public static final int WARMUP_ITERATIONS = 3;
 
     /** Actors x messages per actor per round. */
     @Param({"1x1000000", "10x100000", "1000x1000", "100000x10"})
