@@ -25,8 +25,9 @@ tag="$impl-$shape-${producers}p"
 log="$out/$tag.log"
 data="$out/$tag.perf.data"
 # 3 warm-up iterations of 1 s (40 for 100K actors or more, as the report's runner gives them: G1 needs that long to
-# settle; keep in step with ThroughputBenchmark.WARMUP_ITERATIONS and Shape.MANY_ACTORS_WARMUP_ITERATIONS) and 8 measurement iterations: perf samples 6 s of the measurement. JMH's -jvmArgsAppend replaces the
-# benchmark's own @Fork(jvmArgsAppend), so its heap and collector flags are repeated here.
+# settle; keep in step with ThroughputBenchmark.WARMUP_ITERATIONS and Shape.MANY_ACTORS_WARMUP_ITERATIONS) and 8
+# measurement iterations: perf samples 6 s of the measurement. JMH's -jvmArgsAppend replaces the benchmark's own
+# @Fork(jvmArgsAppend), so its heap and collector flags are repeated here.
 warmup=3
 [ "${shape%%x*}" -ge 100000 ] && warmup=40
 java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$producers" \
