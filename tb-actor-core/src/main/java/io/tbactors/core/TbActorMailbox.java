@@ -324,10 +324,11 @@ public final class TbActorMailbox extends MailboxContext {
             if ((s & (INIT_FAILED | INITIALIZED)) != INITIALIZED) {
                 // an update failed (or was received since): the next turn drains or initialises
                 dispatcher.turnCompleted();
+                returnBatch();
                 submitOwnedTurn();
                 return;
             }
-            Object element = pollTurn();
+            Object element = pollTurn(throughput - processed);
             if (element == null) {
                 break;
             }
@@ -340,6 +341,7 @@ public final class TbActorMailbox extends MailboxContext {
             if (restartDelay >= 0) {
                 // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
                 dispatcher.turnCompleted();
+                returnBatch();
                 Supervision.scheduleOwnedTurn(this, restartDelay);
                 return;
             }
@@ -373,6 +375,14 @@ public final class TbActorMailbox extends MailboxContext {
         } else {
             submitOwnedTurn();
         }
+    }
+
+    /**
+     * Gives back what is left of the turn's batch before a turn that leaves early; if the system stop's drain came
+     * first, tells those messages here, since that drain left them to the turn.
+     */
+    void returnBatch() {
+        returnBatch(element -> notProcessedElement(element, currentStopReason()));
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
