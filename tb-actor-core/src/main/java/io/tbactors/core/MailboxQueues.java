@@ -11,26 +11,17 @@ import java.util.function.Consumer;
  *
  * <p>The normal-priority queue is built into the mailbox: a chain of {@link QueueNode}s from {@code head} to {@code
  * tail}. A sender swaps its node in as the tail (one atomic exchange, never a retry) and links the old tail to it; the
- * turn follows the links from the head, which only the turn moves, and takes each message out of its node. Until the
- * first message both ends are null, so an actor never told anything carries two empty fields and no
+ * turn follows the links from the head, which only the turn moves, and takes each message with one exchange on its
+ * node. Until the first message both ends are null, so an actor never told anything carries two empty fields and no
  * queue object. Between a sender's swap and its link the next node is not reachable yet. The turn does not wait for it
  * beyond a short spin and one yield: it ends as if the queue were empty, keeps the actor (the tail moved, so it cannot
  * go idle) and comes back after the worker's other turns, so a sender descheduled there holds up its own actor only,
  * never a dispatcher thread. Every other walker waits for the link (yielding if the sender was descheduled), so nobody
  * who saw the tail move reports the queue empty. Parties other than the turn (the drain once the actor is destroyed,
  * the system stop's drain of an actor stuck in its turn, a {@code DROP_OLDEST} sender) walk the chain without moving
- * the head and take messages with an atomic exchange on the node; only a drain after the destroy, when no turn takes
- * any more, moves the head to where it stopped, so that a destroyed mailbox keeps none of the nodes it told.
- *
- * <p>How the turn takes depends on the mailbox. A bounded or counted one takes each message with the same exchange, as
- * a {@code DROP_OLDEST} sender may take from any node at any time. An unbounded, uncounted one (the default) claims a
- * batch: the linked nodes after the head, up to what is left of the turn's throughput, with one compare-and-set of
- * {@code batchEnd} to the batch's last node, and then takes each claimed message with a plain read and write. The only
- * other party that takes before the destroy is the system stop's drain once it gave up waiting; it first swaps {@code
- * batchEnd} for a mark ({@link #abandonBatch}), so the turn can claim no more, and takes only the messages after the
- * batch. The batch's own messages stay the turn's: if the turn ever returns, its destroy tells them. Every exit that
- * leaves messages in the batch (a restart, a failed update) gives them back first ({@link #returnBatch}), so that only a
- * running turn keeps any.
+ * the head and take messages with the same exchange, so each message goes to exactly one of them; only a drain after
+ * the destroy, when no turn takes any more, moves the head to where it stopped, so that a destroyed mailbox keeps none
+ * of the nodes it told.
  *
  * <p>The tail also tells whether a turn is held: {@link #IDLE} while none is. The holder gives the turn up with one
  * compare-and-set of the tail from the last node to {@code IDLE} ({@link #tryIdle}), which fails if a sender swapped
@@ -48,7 +39,6 @@ abstract class MailboxQueues extends MailboxTask {
     private static final VarHandle HIGH;
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
-    private static final VarHandle BATCH_END;
 
     static {
         try {
@@ -56,7 +46,6 @@ abstract class MailboxQueues extends MailboxTask {
             HIGH = lookup.findVarHandle(MailboxQueues.class, "highPriorityMsgs", ConcurrentLinkedQueue.class);
             TAIL = lookup.findVarHandle(MailboxQueues.class, "tail", QueueNode.class);
             HEAD = lookup.findVarHandle(MailboxQueues.class, "head", QueueNode.class);
-            BATCH_END = lookup.findVarHandle(MailboxQueues.class, "batchEnd", QueueNode.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -76,11 +65,6 @@ abstract class MailboxQueues extends MailboxTask {
     @SuppressWarnings("unused") // through HEAD
     private QueueNode head;
     private volatile ConcurrentLinkedQueue<Object> highPriorityMsgs;
-    /**
-     * Unbounded, uncounted mailboxes only: the last node the turn has claimed (null while it claimed none), or a mark
-     * that the system stop's drain took every message after it ({@link QueueNode#abandonedAfter}).
-     */
-    private volatile QueueNode batchEnd;
     /** Null unless the mailbox is bounded or depth counting is on. */
     final MailboxDepth depth;
 
@@ -223,13 +207,11 @@ abstract class MailboxQueues extends MailboxTask {
     /**
      * Takes the next message for the holder of the turn before the actor is destroyed (the only one to count plainly).
      *
-     * @param budget how many more messages the turn may take (at least 1): an unbounded, uncounted mailbox claims at
-     *     most that many nodes ahead, so that a turn keeps no more than it will take
      * @return the message; {@link #WAKE} for a wake-up, which tells the turn to look at the status again; null when
      *     the queues are empty
      */
-    final Object pollTurn(int budget) {
-        Object element = pollEither(budget);
+    final Object pollTurn() {
+        Object element = pollEither();
         MailboxDepth d = depth;
         if (element != null && d != null && element != WAKE) {
             d.takenByOwner();
@@ -237,126 +219,10 @@ abstract class MailboxQueues extends MailboxTask {
         return element;
     }
 
-    private Object pollEither(int budget) {
+    private Object pollEither() {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element = high == null ? null : high.poll();
-        if (element != null) {
-            return element;
-        }
-        return depth == null ? pollClaimed(budget) : pollNormal();
-    }
-
-    /**
-     * The turn of an unbounded, uncounted mailbox takes the oldest normal-priority message: from the batch it claimed,
-     * or, once that is used up, from a new batch claimed with one compare-and-set. Waits for a sender between its swap
-     * and its link as {@link #pollNormal} does.
-     *
-     * @return the message, {@link #WAKE}, or null when the queue is empty or the batch is used up and the system
-     *     stop's drain took the rest
-     */
-    private Object pollClaimed(int budget) {
-        QueueNode h = (QueueNode) HEAD.getAcquire(this);
-        if (h == null) {
-            return null;
-        }
-        QueueNode end = batchEnd;
-        if (end == null) {
-            // nothing claimed yet: the head is the very first node and still holds its message
-            if (claimBatch(null, h, budget) == null) {
-                return null;
-            }
-            return h.takeClaimed();
-        }
-        if (end.isAbandonMark()) {
-            // the system stop's drain took what follows the batch: the turn may still take the rest of its batch
-            end = end.next();
-            if (end == null) {
-                return null;
-            }
-        }
-        QueueNode next = h.next();
-        if (next == null) {
-            if (tail == h) {
-                return null;
-            }
-            next = h.nextAfterBriefWait();
-            if (next == null) {
-                return null;
-            }
-        }
-        if (h == end && claimBatch(end, next, budget) == null) {
-            return null;
-        }
-        HEAD.setRelease(this, next);
-        h.unlink();
-        return next.takeClaimed();
-    }
-
-    /**
-     * Claims the nodes from {@code first} on, as many as are linked, up to {@code budget}.
-     *
-     * @param expected the end of the batch the turn has used up (null for none)
-     * @return the new batch's last node; null when the system stop's drain came first
-     */
-    private QueueNode claimBatch(QueueNode expected, QueueNode first, int budget) {
-        QueueNode last = first;
-        for (int n = 1; n < budget; n++) {
-            QueueNode x = last.next();
-            if (x == null) {
-                break;
-            }
-            last = x;
-        }
-        return BATCH_END.compareAndSet(this, expected, last) ? last : null;
-    }
-
-    /**
-     * The holder of the turn leaves it with messages still in its batch (a restart, a failed update, the drain while
-     * init has failed): it gives them back, so that a turn which never runs again keeps none from the system stop's
-     * drain. If that drain came first, the messages are the turn's to hand to {@code sink}.
-     */
-    final void returnBatch(Consumer<Object> sink) {
-        QueueNode end = batchEnd;
-        QueueNode h = (QueueNode) HEAD.getAcquire(this);
-        if (depth != null || end == null || end == h) {
-            return;
-        }
-        if (!end.isAbandonMark()) {
-            if (BATCH_END.compareAndSet(this, end, h)) {
-                return;
-            }
-            end = batchEnd;
-        }
-        // the drain came first and took what follows the batch: the turn tells the rest of its batch, moving the head
-        // as it takes, so that nothing is told twice
-        QueueNode kept = end.next();
-        while (kept != null && h != kept) {
-            QueueNode next = h.next();
-            HEAD.setRelease(this, next);
-            h.unlink();
-            Object element = next.takeClaimed();
-            if (element != WAKE) {
-                sink.accept(element);
-            }
-            h = next;
-        }
-    }
-
-    /**
-     * The system stop's drain stops the turn from claiming more (for good) and learns where its batch ends.
-     *
-     * @return the last node the turn keeps; null when it keeps none
-     */
-    private QueueNode abandonBatch() {
-        for (;;) {
-            QueueNode current = batchEnd;
-            if (current != null && current.isAbandonMark()) {
-                return current.next();
-            }
-            if (BATCH_END.compareAndSet(this, current, QueueNode.abandonedAfter(current))) {
-                return current;
-            }
-        }
+        return element != null ? element : pollNormal();
     }
 
     /**
@@ -408,14 +274,7 @@ abstract class MailboxQueues extends MailboxTask {
         while (high != null && (element = high.poll()) != null) {
             taken(sink, element);
         }
-        QueueNode start;
-        if (depth == null && !noTurnAnyMore) {
-            // the turn keeps its batch and claims no more: start after the batch
-            QueueNode kept = abandonBatch();
-            start = kept == null ? headOrNull() : following(kept);
-        } else {
-            start = headOrNull();
-        }
+        QueueNode start = headOrNull();
         QueueNode last = start;
         for (QueueNode x = start; x != null; x = following(x)) {
             // once no turn takes any more, wake-ups go too; before that they stay for the turn

@@ -7,18 +7,13 @@ import java.lang.invoke.VarHandle;
  * A link of a mailbox's normal-priority queue ({@link MailboxQueues}): a message and the next link. A producer
  * publishes a node by swapping it in as the tail and then linking the old tail to it; a node is taken by exactly one
  * party, whoever swaps its message out first ({@link #claim}), so the turn, a drain and a {@code DROP_OLDEST} sender
- * never hand one message two fates. On a mailbox that keeps no depth the turn takes the nodes of the batch it claimed
- * ({@link #takeClaimed}) without that exchange: no other party takes from them while the turn may run. A node the turn
- * has moved past links to itself, which tells a walker that started before the turn that it must start again from the
- * head.
+ * never hand one message two fates. A node the turn has moved past links to itself, which tells a walker that
+ * started before the turn that it must start again from the head.
  */
 final class QueueNode {
 
     private static final VarHandle NEXT;
     private static final VarHandle VALUE;
-
-    /** The value of a node that marks a batch abandoned by the system stop's drain (never linked into a chain). */
-    private static final Object ABANDONED = new Object();
 
     /** Spins on a link not yet written before yielding to the producer that is about to write it. */
     private static final int SPINS_BEFORE_YIELD = 32;
@@ -41,22 +36,6 @@ final class QueueNode {
     /** @param value the message (or envelope); published by the tail swap that follows */
     QueueNode(Object value) {
         this.value = value;
-    }
-
-    /**
-     * A mark that the system stop's drain has taken every message after {@code batchEnd}, which the turn keeps.
-     *
-     * @param batchEnd the last node of the turn's batch; null when the turn had claimed none
-     */
-    static QueueNode abandonedAfter(QueueNode batchEnd) {
-        QueueNode mark = new QueueNode(ABANDONED);
-        mark.next = batchEnd; // published by the compare-and-set that installs the mark
-        return mark;
-    }
-
-    /** @return whether this is a mark made by {@link #abandonedAfter} */
-    boolean isAbandonMark() {
-        return VALUE.get(this) == ABANDONED;
     }
 
     /** @return the next node, null when none is linked yet; this node itself once the turn has moved past it */
@@ -93,18 +72,6 @@ final class QueueNode {
     Object claimMessage() {
         Object v = VALUE.getAcquire(this);
         return v == null || v == MailboxQueues.WAKE ? null : VALUE.getAndSet(this, null);
-    }
-
-    /**
-     * The turn takes a message of the batch it claimed: a plain read and a plain write, since nobody else takes from
-     * a claimed node while the turn may still run (see {@link MailboxQueues}).
-     *
-     * @return the message, or {@link MailboxQueues#WAKE}
-     */
-    Object takeClaimed() {
-        Object v = VALUE.get(this);
-        VALUE.set(this, null);
-        return v;
     }
 
     /** @return the message, to the first caller only; null when somebody took it already */

@@ -92,13 +92,11 @@ final class Supervision {
     /** @return whether the actor is still in {@code INIT_FAILED} once the queues are empty (else an update came) */
     static boolean drainWhileInitFailed(TbActorMailbox mailbox) {
         Object element;
-        int budget = mailbox.runtime.throughput;
-        while ((mailbox.status() & TbActorMailbox.INIT_FAILED) != 0 && (element = mailbox.pollTurn(budget)) != null) {
+        while ((mailbox.status() & TbActorMailbox.INIT_FAILED) != 0 && (element = mailbox.pollTurn()) != null) {
             if (element != TbActorMailbox.WAKE) {
                 mailbox.notProcessedElement(element, TbActorStopReason.INIT_FAILED);
             }
         }
-        mailbox.returnBatch();
         mailbox.dispatcher().turnCompleted();
         return (mailbox.status() & TbActorMailbox.INIT_FAILED) != 0;
     }

@@ -324,11 +324,10 @@ public final class TbActorMailbox extends MailboxContext {
             if ((s & (INIT_FAILED | INITIALIZED)) != INITIALIZED) {
                 // an update failed (or was received since): the next turn drains or initialises
                 dispatcher.turnCompleted();
-                returnBatch();
                 submitOwnedTurn();
                 return;
             }
-            Object element = pollTurn(throughput - processed);
+            Object element = pollTurn();
             if (element == null) {
                 break;
             }
@@ -341,7 +340,6 @@ public final class TbActorMailbox extends MailboxContext {
             if (restartDelay >= 0) {
                 // the actor was replaced by a fresh instance: its init runs in a later turn, after the backoff
                 dispatcher.turnCompleted();
-                returnBatch();
                 Supervision.scheduleOwnedTurn(this, restartDelay);
                 return;
             }
@@ -375,14 +373,6 @@ public final class TbActorMailbox extends MailboxContext {
         } else {
             submitOwnedTurn();
         }
-    }
-
-    /**
-     * Gives back what is left of the turn's batch before a turn that leaves early; if the system stop's drain came
-     * first, tells those messages here, since that drain left them to the turn.
-     */
-    void returnBatch() {
-        returnBatch(element -> notProcessedElement(element, currentStopReason()));
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */

@@ -184,40 +184,6 @@ class InterleavingTest {
     }
 
     @Test
-    void aSystemStopThatGivesUpTellsWhatFollowsTheStuckTurnsBatchAtOnceAndTheBatchWhenTheTurnReturns() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch stuck = new CountDownLatch(1);
-        system.createRootActor("g", creator(id, () -> new TestActors.FnActor(msg -> {
-            if (msg instanceof TestMsgs.Ping) {
-                entered.countDown();
-                awaitIgnoringInterrupts(stuck);
-            }
-        })));
-        gate.runAll();
-        // three messages queued before the turn starts: its batch is all three, the first of which gets stuck
-        system.tell(id, new TestMsgs.Ping());
-        system.tell(id, new TestMsgs.Numbered(1, outcomes));
-        system.tell(id, new TestMsgs.Numbered(2, outcomes));
-        Thread worker = new Thread(() -> gate.runOne(), "stuck-worker");
-        worker.start();
-        try {
-            assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-            system.tell(id, new TestMsgs.Numbered(3, outcomes));
-
-            assertThat(system.stop(Duration.ofMillis(200))).isFalse();
-            assertThat(outcomes.stoppedCount(TbActorStopReason.STOPPED)).as("told at the stop: the message after the batch")
-                    .isEqualTo(1);
-            assertThat(outcomes.accountedFor()).as("the batch stays the stuck turn's").isEqualTo(1);
-        } finally {
-            stuck.countDown();
-        }
-        worker.join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(worker.isAlive()).isFalse();
-        assertThat(outcomes.stoppedCount(TbActorStopReason.STOPPED)).as("the batch told when the turn returned").isEqualTo(3);
-        assertThat(outcomes.processed.sum()).isZero();
-    }
-
-    @Test
     void anAskWhoseRequestIsDroppedFromAFullMailboxFailsAtOnce() throws Exception {
         system.createRootActor("g", new BoundedCreator(id, new TbMailboxBound(1, TbMailboxOverflowPolicy.DROP_OLDEST)));
         gate.runAll();

@@ -34,8 +34,6 @@ import static io.tbactors.core.MailboxProtocolLincheckTest.op;
 public class MailboxQueueLincheckTest {
 
     private static final int EFFORT = Math.max(1, Integer.getInteger("tb.lincheck.effort", 1));
-    /** What is left of the turn's throughput at each take: an uncounted mailbox's turn claims at most this far ahead. */
-    static final int BUDGET = 2;
 
     @Test
     void eachMessageIsTakenOnceAndTheTurnKeepsEachSendersOrder() {
@@ -45,16 +43,6 @@ public class MailboxQueueLincheckTest {
     @Test
     void drainsOfADestroyedActorRacingEachOtherTakeEachMessageOnceAndLeaveNoChainBehind() {
         options().check(AfterDestroy.class);
-    }
-
-    @Test
-    void theSystemStopsDrainRacingTheTurnOfAnUncountedMailboxTakesEachMessageOnceAndLeavesTheTurnOnlyItsBatch() {
-        options().check(AbandonedTurn.class);
-    }
-
-    @Test
-    void oneTurnAtATimeAndNoLostWakeUpWhenTheTurnClaimsBatches() {
-        options().check(SchedulingUncounted.class);
     }
 
     @Test
@@ -123,14 +111,6 @@ public class MailboxQueueLincheckTest {
         private volatile boolean requested;
         private volatile boolean seen;
 
-        public Scheduling() {
-            this(true);
-        }
-
-        Scheduling(boolean countDepth) {
-            super(countDepth);
-        }
-
         @Override
         @Operation
         public void send(@Param(gen = ThreadIdGen.class) int sender) {
@@ -172,7 +152,7 @@ public class MailboxQueueLincheckTest {
             // a turn reads the status when it starts and after every wake-up it takes
             seen |= requested;
             Object element;
-            while ((element = queues.pollTurn(BUDGET)) != null) {
+            while ((element = queues.pollTurn()) != null) {
                 if (element == MailboxQueues.WAKE) {
                     seen |= requested;
                 } else {
@@ -207,89 +187,6 @@ public class MailboxQueueLincheckTest {
         }
     }
 
-    /** {@link Scheduling} on an unbounded, uncounted mailbox, whose turn claims batches (no {@code DROP_OLDEST} there). */
-    public static class SchedulingUncounted extends Scheduling {
-        public SchedulingUncounted() {
-            super(false);
-        }
-    }
-
-    /**
-     * An unbounded, uncounted mailbox, whose turn takes plainly from the batch it claimed, raced by the system stop's
-     * drain of an actor whose turn may still run (several, as a dispatcher's destroy and the system stop may both drain
-     * it) and by the turn leaving early with messages left in its batch. At the end the turn returns (it takes what its
-     * batch still holds) and the actor is destroyed (a last drain). Checked: each message taken once, each sender's
-     * order kept by the turn, after the stop's drain the turn keeps at most its batch, and no message whose send had
-     * returned before a stop's drain began is left for the destroy.
-     */
-    public static class AbandonedTurn extends Senders {
-        private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Integer> sendsReturned = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Integer> sentBeforeADrain = new ConcurrentLinkedQueue<>();
-
-        public AbandonedTurn() {
-            super(false);
-        }
-
-        @Override
-        @Operation
-        public void send(@Param(gen = ThreadIdGen.class) int sender) {
-            int m = nextMessage(sender);
-            queues.addNormal(m);
-            sendsReturned.add(m);
-        }
-
-        @Operation(nonParallelGroup = "turn")
-        public void turn() {
-            Object element = queues.pollTurn(BUDGET);
-            if (element != null) {
-                takenByTurn.add((Integer) element);
-            }
-        }
-
-        /** A turn that leaves early (a restart, a failed update) gives back the rest of its batch. */
-        @Operation(nonParallelGroup = "turn")
-        public void turnLeavesEarly() {
-            turn();
-            queues.returnBatch(element -> takenByOthers.add((Integer) element));
-        }
-
-        @Operation
-        public void drain() {
-            sentBeforeADrain.addAll(sendsReturned);
-            queues.drain(element -> takenByOthers.add((Integer) element), false);
-        }
-
-        @Validate
-        public void eachMessageOnceAndTheTurnKeepsNoMoreThanItsBatch() throws ReflectiveOperationException {
-            boolean abandoned = isAbandoned(queues);
-            List<Integer> turnOrder = new ArrayList<>(takenByTurn);
-            int keptByTheTurn = 0;
-            Object element;
-            while ((element = queues.pollTurn(BUDGET)) != null) {
-                turnOrder.add((Integer) element);
-                keptByTheTurn++;
-            }
-            if (abandoned && keptByTheTurn > BUDGET) {
-                throw new IllegalStateException("after the stop's drain the turn still took " + keptByTheTurn
-                        + " messages, more than a batch of " + BUDGET + ": " + turnOrder);
-            }
-            List<Integer> leftForTheDestroy = new ArrayList<>();
-            queues.drain(m -> leftForTheDestroy.add((Integer) m), true);
-            for (Integer m : leftForTheDestroy) {
-                if (sentBeforeADrain.contains(m)) {
-                    throw new IllegalStateException("message " + m + " was sent before a stop's drain, which left it");
-                }
-            }
-            List<Integer> all = new ArrayList<>(turnOrder);
-            all.addAll(leftForTheDestroy);
-            all.addAll(takenByOthers);
-            checkEachSentTakenOnce(all);
-            checkSendersOrder(turnOrder);
-        }
-    }
-
     /** The queue and its operations; messages are sender * 100 + the sender's sequence number. */
     public static class Model extends Senders {
         private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
@@ -297,7 +194,7 @@ public class MailboxQueueLincheckTest {
 
         @Operation(nonParallelGroup = "turn")
         public void turn() {
-            Object element = queues.pollTurn(BUDGET);
+            Object element = queues.pollTurn();
             if (element != null) {
                 takenByTurn.add((Integer) element);
             }
@@ -318,7 +215,7 @@ public class MailboxQueueLincheckTest {
         public void eachMessageOnceInOrder() {
             List<Integer> turnOrder = new ArrayList<>(takenByTurn);
             while (true) {
-                Object element = queues.pollTurn(BUDGET);
+                Object element = queues.pollTurn();
                 if (element == null) {
                     break;
                 }
@@ -333,23 +230,22 @@ public class MailboxQueueLincheckTest {
             List<Integer> all = new ArrayList<>(turnOrder);
             all.addAll(takenByOthers);
             checkEachSentTakenOnce(all);
-            checkSendersOrder(turnOrder);
+            int[] last = new int[sent.length];
+            Arrays.fill(last, -1);
+            for (Integer m : turnOrder) {
+                int sender = m / 100;
+                if (m % 100 < last[sender]) {
+                    throw new IllegalStateException("the turn took " + m + " after a later message of its sender: " + turnOrder);
+                }
+                last[sender] = m % 100;
+            }
         }
     }
 
     /** The queue and its senders, shared by both models. */
     public abstract static class Senders {
-        final Queues queues;
+        final Queues queues = new Queues();
         final int[] sent = new int[8];
-
-        Senders() {
-            this(true);
-        }
-
-        /** @param countDepth false for an unbounded, uncounted mailbox, whose turn claims batches */
-        Senders(boolean countDepth) {
-            queues = new Queues(countDepth);
-        }
 
         @Operation
         public void send(@Param(gen = ThreadIdGen.class) int sender) {
@@ -382,23 +278,7 @@ public class MailboxQueueLincheckTest {
             }
         }
 
-        /** The turn took each sender's messages in the order they were sent. */
-        void checkSendersOrder(List<Integer> turnOrder) {
-            int[] last = new int[sent.length];
-            Arrays.fill(last, -1);
-            for (Integer m : turnOrder) {
-                int sender = m / 100;
-                if (m % 100 < last[sender]) {
-                    throw new IllegalStateException("the turn took " + m + " after a later message of its sender: " + turnOrder);
-                }
-                last[sender] = m % 100;
-            }
-        }
-
         void dropOldestInto(ConcurrentLinkedQueue<Integer> taken) {
-            if (queues.depth == null) {
-                return; // only a bounded mailbox drops
-            }
             Object element = queues.claimOldest(queues.depth);
             if (element != null) {
                 taken.add((Integer) element);
@@ -415,23 +295,12 @@ public class MailboxQueueLincheckTest {
         return head.get(queues) == tail.get(queues);
     }
 
-    /** @return whether the system stop's drain has marked the turn's batch abandoned */
-    static boolean isAbandoned(MailboxQueues queues) throws ReflectiveOperationException {
-        Field batchEnd = MailboxQueues.class.getDeclaredField("batchEnd");
-        batchEnd.setAccessible(true);
-        QueueNode end = (QueueNode) batchEnd.get(queues);
-        return end != null && end.isAbandonMark();
-    }
-
-    /**
-     * The queues alone; counted, so that a {@code DROP_OLDEST} sender has its hint, or uncounted, so that the turn claims
-     * batches.
-     */
+    /** The queues alone; the depth is counted so that a {@code DROP_OLDEST} sender has its hint. */
     static final class Queues extends MailboxQueues {
         private static final long serialVersionUID = 1L;
 
-        Queues(boolean countDepth) {
-            super(null, countDepth);
+        Queues() {
+            super(null, true);
         }
 
         @Override
