@@ -112,6 +112,10 @@
         el.style.cssText = 'position:fixed;right:16px;bottom:16px;z-index:20;max-width:420px;box-shadow:0 6px 20px rgba(0,0,0,.15)';
         document.body.append(el);
         setTimeout(() => el.remove(), 5000);
+        if (bad) {
+            // the toast goes after five seconds; the browser's console keeps the error
+            console.error('TB Actors console: ' + message);
+        }
     }
 
     // ------------------------------------------------------------------ HTTP
@@ -151,7 +155,7 @@
 
     // ------------------------------------------------------------------ live data
 
-    const live = {data: {}, source: null, delay: 1000, everConnected: false, lostSinceOpen: false};
+    const live = {data: {}, source: null, retry: null, delay: 1000, everConnected: false, lostSinceOpen: false};
 
     function setStatus(state) {
         const el = document.getElementById('live-status');
@@ -161,6 +165,10 @@
     }
 
     function connect() {
+        clearTimeout(live.retry);
+        if (live.source) {
+            live.source.close();
+        }
         const source = new EventSource(url('/api/console/events'));
         live.source = source;
         source.onopen = () => {
@@ -179,9 +187,25 @@
             source.close();
             live.lostSinceOpen = true;
             setStatus('reconnecting');
-            setTimeout(connect, live.delay);
+            live.retry = setTimeout(connect, live.delay);
             live.delay = Math.min(live.delay * 2, MAX_RECONNECT_DELAY);
         };
+    }
+
+    /**
+     * A page left for another may be kept, frozen, by the browser (its back/forward cache) with its requests open;
+     * a stream left open there holds one of the few connections the browser allows to this server, and a handful
+     * of such pages leave none for the next one. So the stream closes when the page is hidden this way and opens
+     * again when the page is shown again.
+     */
+    function pause() {
+        clearTimeout(live.retry);
+        if (live.source) {
+            live.source.close();
+            live.source = null;
+        }
+        live.lostSinceOpen = true;
+        setStatus('paused');
     }
 
     function publish(topic, data) {
@@ -1109,6 +1133,12 @@
 
     function start() {
         window.addEventListener('hashchange', route);
+        window.addEventListener('pagehide', pause);
+        window.addEventListener('pageshow', event => {
+            if (event.persisted) {
+                connect();
+            }
+        });
         route();
         connect();
     }

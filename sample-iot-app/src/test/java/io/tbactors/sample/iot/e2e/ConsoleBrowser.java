@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -16,6 +17,8 @@ import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedCondition;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -60,6 +63,8 @@ final class ConsoleBrowser implements AutoCloseable {
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                 "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
+        // the page's console (its error toasts and failed requests) for the message of a wait that gave up
+        options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL", "performance", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
@@ -79,8 +84,15 @@ final class ConsoleBrowser implements AutoCloseable {
      */
     void logIn(int port, String user, String password) {
         origin = "http://127.0.0.1:" + port;
-        driver.get("http://" + user + ":" + password + "@127.0.0.1:" + port + "/");
+        // not the console's own page: a page left while its event stream was still opening kept that connection open
+        // in the browser (seen in runs that failed on six such), and a person logs in on the page they open anyway
+        driver.get("http://" + user + ":" + password + "@127.0.0.1:" + port + "/actuator");
         driver.get(origin + "/#/devices");
+        awaitLive();
+    }
+
+    /** Waits until the page's event stream is open. */
+    void awaitLive() {
         waitUntil(d -> "live".equals(find("#live-status").getAttribute("data-state")));
     }
 
@@ -136,9 +148,85 @@ final class ConsoleBrowser implements AutoCloseable {
         } catch (TimeoutException e) {
             // what the page showed when the wait gave up (an error toast, a page never drawn), for a failure seen once
             String shown = String.valueOf(script("return location.href + '\\n' + document.body.innerText;"));
+            // the requests the page made and how long each took (one still waiting for its answer is not listed)
+            String requests = String.valueOf(script("return performance.getEntriesByType('resource').map(r => r.name + ' '"
+                    + " + Math.round(r.startTime) + '+' + Math.round(r.duration) + 'ms status ' + r.responseStatus).join('\\n');"));
+            StringBuilder console = new StringBuilder();
+            for (LogEntry entry : driver.manage().logs().get(LogType.BROWSER)) {
+                console.append('\n').append(entry.getLevel()).append(' ').append(entry.getMessage());
+            }
             throw new TimeoutException(e.getMessage() + "\nThe page showed: "
-                    + shown.substring(0, Math.min(shown.length(), 2000)), e);
+                    + shown.substring(0, Math.min(shown.length(), 2000)) + "\nThe browser's console:"
+                    + (console.length() == 0 ? " (empty)" : console.substring(0, Math.min(console.length(), 4000)))
+                    + "\nIts requests (start+duration):\n" + requests.substring(Math.max(0, requests.length() - 3000))
+                    + "\nNow: " + script("return Math.round(performance.now());") + " ms"
+                    + "\nThe application's busy request threads (it runs in this JVM):" + busyRequestThreads()
+                    + "\nThe browser's last API network events:" + apiNetworkEvents()
+                    + "\nConnections to the application (a browser opens at most six to one server): " + connectionsOrWhy(), e);
         }
+    }
+
+    private String apiNetworkEvents() {
+        java.util.List<String> events = new java.util.ArrayList<>();
+        java.util.List<String> all = new java.util.ArrayList<>();
+        for (LogEntry entry : driver.manage().logs().get(LogType.PERFORMANCE)) {
+            String message = entry.getMessage();
+            if (message.contains("\"Network.") && !message.contains("dataReceived") && !message.contains("eventSourceMessage")) {
+                all.add(entry.getTimestamp() + " " + message);
+            }
+            if (message.contains("\"Network.") && message.contains("/api/")) {
+                events.add(entry.getTimestamp() + " " + message.substring(0, Math.min(message.length(), 400)));
+            }
+        }
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            Files.write(SCREENSHOTS.resolve("network-" + System.currentTimeMillis() + ".log"), all);
+        } catch (IOException e) {
+            events.add(e.toString());
+        }
+        return events.isEmpty() ? " none" : "\n" + String.join("\n", events.subList(Math.max(0, events.size() - 25), events.size()));
+    }
+
+    /**
+     * @return the TCP connections open to the application's port from this machine (the browser's, and any other
+     *         client's), as the kernel lists them
+     * @throws IOException when the kernel's tables cannot be read (Linux only)
+     */
+    int connectionsToTheApplication() throws IOException {
+        String port = String.format("%04X", Integer.parseInt(origin.substring(origin.lastIndexOf(':') + 1)));
+        int count = 0;
+        for (String table : java.util.List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            for (String line : Files.readAllLines(Path.of(table))) {
+                String[] fields = line.trim().split("\\s+");
+                // remote address (ip:port in hex) and state (01: established)
+                if (fields.length > 3 && fields[2].endsWith(":" + port) && "01".equals(fields[3])) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    private String connectionsOrWhy() {
+        try {
+            return String.valueOf(connectionsToTheApplication());
+        } catch (IOException | RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    /** @return the stacks of the web server's threads that are handling a request, not waiting for one */
+    private static String busyRequestThreads() {
+        StringBuilder out = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            boolean idle = stack.length == 0 || Arrays.stream(stack).anyMatch(frame -> frame.getClassName().endsWith("TaskQueue")
+                    || frame.getClassName().contains("NioEndpoint$Poller") || frame.getClassName().contains("Acceptor"));
+            if (thread.getName().startsWith("http-nio") && !idle) {
+                out.append("\n").append(thread.getName()).append(' ').append(thread.getState());
+                Arrays.stream(stack).limit(40).forEach(frame -> out.append("\n    at ").append(frame));
+            }
+        });
+        return out.length() == 0 ? " none" : out.toString();
     }
 
     /** @return the text of the first element the selector finds, once there is one */

@@ -2,7 +2,10 @@ package io.tbactors.sample.iot.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -171,6 +174,25 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         browser.screenshot("rule-chain");
 
         assertThat(api.put("/api/rule-chains/" + chainId, original).status()).isEqualTo(200);
+    }
+
+    /**
+     * A page left for another may be kept by the browser, frozen, in its back/forward cache. Its event stream must not
+     * stay open there: each would hold one of the six connections a browser allows to one server. The page is hidden
+     * and shown again here the way the browser does it (the page transition events, persisted).
+     */
+    @Test
+    void aPageKeptByTheBrowserAfterItWasLeftHoldsNoStreamAndReconnectsWhenShownAgain() throws IOException {
+        int before = browser.connectionsToTheApplication();
+        assertThat(before).as("the open page's event stream").isPositive();
+
+        browser.script("window.dispatchEvent(new PageTransitionEvent('pagehide', {persisted: true}));");
+        assertThat(browser.attributeOf("#live-status", "data-state")).isEqualTo("paused");
+        await().atMost(Duration.ofSeconds(20)).until(() -> browser.connectionsToTheApplication() < before);
+
+        browser.script("window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}));");
+        browser.awaitLive();
+        assertThat(browser.connectionsToTheApplication()).isPositive();
     }
 
     @Test
