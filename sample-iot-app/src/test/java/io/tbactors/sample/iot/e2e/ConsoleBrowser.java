@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.openqa.selenium.By;
@@ -17,9 +20,9 @@ import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedCondition;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -63,8 +66,9 @@ final class ConsoleBrowser implements AutoCloseable {
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                 "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
-        // the page's console (its error toasts and failed requests) for the message of a wait that gave up
-        options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL", "performance", "ALL"));
+        // the page's console (its error toasts and failed requests) and the browser's network events, for the message
+        // of a wait that gave up
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL", "performance", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
@@ -107,12 +111,12 @@ final class ConsoleBrowser implements AutoCloseable {
      */
     void emulatePhone(int width, int height) {
         driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                java.util.Map.of("width", width, "height", height, "deviceScaleFactor", 2, "mobile", true));
+                Map.of("width", width, "height", height, "deviceScaleFactor", 2, "mobile", true));
     }
 
     /** Sizes the window so that the page itself (the viewport) is {@code width} x {@code height}. */
     void resize(int width, int height) {
-        driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", java.util.Map.of());
+        driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
         driver.manage().window().setSize(new Dimension(width, height));
         Number extraWidth = (Number) script("return window.outerWidth - window.innerWidth;");
         Number extraHeight = (Number) script("return window.outerHeight - window.innerHeight;");
@@ -128,14 +132,14 @@ final class ConsoleBrowser implements AutoCloseable {
         return driver.findElement(By.cssSelector(css));
     }
 
-    java.util.List<WebElement> findAll(String css) {
+    List<WebElement> findAll(String css) {
         return driver.findElements(By.cssSelector(css));
     }
 
     /** @return the element once it is there */
     WebElement await(String css) {
         return waitUntil(d -> {
-            java.util.List<WebElement> found = d.findElements(By.cssSelector(css));
+            List<WebElement> found = d.findElements(By.cssSelector(css));
             return found.isEmpty() ? null : found.get(0);
         });
     }
@@ -166,9 +170,13 @@ final class ConsoleBrowser implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the last network events of the API's requests; all events since the last call go to
+     *         {@code target/console-screenshots/network-<time>.log}
+     */
     private String apiNetworkEvents() {
-        java.util.List<String> events = new java.util.ArrayList<>();
-        java.util.List<String> all = new java.util.ArrayList<>();
+        List<String> events = new ArrayList<>();
+        List<String> all = new ArrayList<>();
         for (LogEntry entry : driver.manage().logs().get(LogType.PERFORMANCE)) {
             String message = entry.getMessage();
             if (message.contains("\"Network.") && !message.contains("dataReceived") && !message.contains("eventSourceMessage")) {
@@ -195,7 +203,7 @@ final class ConsoleBrowser implements AutoCloseable {
     int connectionsToTheApplication() throws IOException {
         String port = String.format("%04X", Integer.parseInt(origin.substring(origin.lastIndexOf(':') + 1)));
         int count = 0;
-        for (String table : java.util.List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
             for (String line : Files.readAllLines(Path.of(table))) {
                 String[] fields = line.trim().split("\\s+");
                 // remote address (ip:port in hex) and state (01: established)
@@ -232,7 +240,7 @@ final class ConsoleBrowser implements AutoCloseable {
     /** @return the text of the first element the selector finds, once there is one */
     String textOf(String css) {
         return waitUntil(d -> {
-            java.util.List<WebElement> found = d.findElements(By.cssSelector(css));
+            List<WebElement> found = d.findElements(By.cssSelector(css));
             return found.isEmpty() ? null : found.get(0).getText();
         });
     }
@@ -240,7 +248,7 @@ final class ConsoleBrowser implements AutoCloseable {
     /** @return an attribute of the first element the selector finds, once there is one */
     String attributeOf(String css, String attribute) {
         return waitUntil(d -> {
-            java.util.List<WebElement> found = d.findElements(By.cssSelector(css));
+            List<WebElement> found = d.findElements(By.cssSelector(css));
             return found.isEmpty() ? null : String.valueOf(found.get(0).getAttribute(attribute));
         });
     }
