@@ -165,10 +165,6 @@
     }
 
     function connect() {
-        clearTimeout(live.retry);
-        if (live.source) {
-            live.source.close();
-        }
         const source = new EventSource(url('/api/console/events'));
         live.source = source;
         source.onopen = () => {

@@ -152,9 +152,6 @@ final class ConsoleBrowser implements AutoCloseable {
         } catch (TimeoutException e) {
             // what the page showed when the wait gave up (an error toast, a page never drawn), for a failure seen once
             String shown = String.valueOf(script("return location.href + '\\n' + document.body.innerText;"));
-            // the requests the page made and how long each took (one still waiting for its answer is not listed)
-            String requests = String.valueOf(script("return performance.getEntriesByType('resource').map(r => r.name + ' '"
-                    + " + Math.round(r.startTime) + '+' + Math.round(r.duration) + 'ms status ' + r.responseStatus).join('\\n');"));
             StringBuilder console = new StringBuilder();
             for (LogEntry entry : driver.manage().logs().get(LogType.BROWSER)) {
                 console.append('\n').append(entry.getLevel()).append(' ').append(entry.getMessage());
@@ -162,8 +159,6 @@ final class ConsoleBrowser implements AutoCloseable {
             throw new TimeoutException(e.getMessage() + "\nThe page showed: "
                     + shown.substring(0, Math.min(shown.length(), 2000)) + "\nThe browser's console:"
                     + (console.length() == 0 ? " (empty)" : console.substring(0, Math.min(console.length(), 4000)))
-                    + "\nIts requests (start+duration):\n" + requests.substring(Math.max(0, requests.length() - 3000))
-                    + "\nNow: " + script("return Math.round(performance.now());") + " ms"
                     + "\nThe application's busy request threads (it runs in this JVM):" + busyRequestThreads()
                     + "\nThe browser's last API network events:" + apiNetworkEvents()
                     + "\nConnections to the application (a browser opens at most six to one server): " + connectionsOrWhy(), e);
@@ -179,10 +174,11 @@ final class ConsoleBrowser implements AutoCloseable {
         List<String> all = new ArrayList<>();
         for (LogEntry entry : driver.manage().logs().get(LogType.PERFORMANCE)) {
             String message = entry.getMessage();
-            if (message.contains("\"Network.") && !message.contains("dataReceived") && !message.contains("eventSourceMessage")) {
-                all.add(entry.getTimestamp() + " " + message);
+            if (!message.contains("\"Network.") || message.contains("dataReceived") || message.contains("eventSourceMessage")) {
+                continue;
             }
-            if (message.contains("\"Network.") && message.contains("/api/")) {
+            all.add(entry.getTimestamp() + " " + message);
+            if (message.contains("/api/")) {
                 events.add(entry.getTimestamp() + " " + message.substring(0, Math.min(message.length(), 400)));
             }
         }

@@ -1,7 +1,6 @@
 package io.tbactors.sample.iot.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
