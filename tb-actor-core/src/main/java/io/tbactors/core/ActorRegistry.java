@@ -89,6 +89,16 @@ final class ActorRegistry {
             return existing;
         }
         liveActors.incrementAndGet();
+        if (runtime.dispatchers.get(dispatcher.getName()) != dispatcher) {
+            // destroyDispatcher removed it after our lookup: its snapshot of actors to stop may have missed this one.
+            // Either this check sees the removal, or the removal comes after our registration and its snapshot sees us.
+            IllegalArgumentException gone = new IllegalArgumentException("Dispatcher '" + dispatcher.getName()
+                    + "' was destroyed while actor [" + actorId + "] was being created on it; registered: "
+                    + runtime.dispatchers.names());
+            unregister(mailbox);
+            ActorStop.failCreation(mailbox, gone);
+            throw gone;
+        }
         // linked before the creator runs, so a stop of the placeholder (or of the parent) meanwhile unlinks it
         boolean parentStopping = parent != null && !ActorChildren.add(parent, mailbox);
         TbActor actor;

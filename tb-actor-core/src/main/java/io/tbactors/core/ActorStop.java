@@ -64,13 +64,13 @@ final class ActorStop {
         }
         TbActorStopReason reason = mailbox.currentStopReason();
         MailboxExtras e = mailbox.extrasIfAny();
-        // like ThingsBoard, every created actor is destroyed once, even one stopped before its init ran; one whose
-        // init failed was destroyed then
-        if (callDestroy && mailbox.actor != null && (before & TbActorMailbox.INIT_FAILED) == 0) {
+        // like ThingsBoard, every created instance is destroyed once, even one stopped before its init ran; not again
+        // when its failed init (or update) destroyed it already and no re-init ran since
+        if (callDestroy && mailbox.actor != null) {
             Supervision.destroyActor(mailbox, reason, e == null ? null : e.stopCause);
         }
         if (e != null) {
-            ActorTimers.cancelTimers(e);
+            ActorTimers.forgetScheduled(mailbox);
             ActorTimers.notifyWatchers(mailbox, e, reason);
         }
         drainQueues(mailbox, reason);
@@ -90,7 +90,7 @@ final class ActorStop {
         TbActorStopReason reason = mailbox.currentStopReason();
         MailboxExtras e = mailbox.extrasIfAny();
         if (e != null) {
-            ActorTimers.cancelTimers(e);
+            ActorTimers.forgetScheduled(mailbox);
             ActorTimers.notifyWatchers(mailbox, e, reason);
         }
         drainQueues(mailbox, reason);

@@ -56,8 +56,22 @@ final class ActorTimers {
         MailboxExtras e = mailbox.extras();
         e.lastActivity = mailbox.runtime.nanoTime();
         e.idleTimeoutNanos = idleTimeout == null ? 0 : idleTimeout.toNanos();
-        if (idleTimeout != null && e.enterIdleWheel()) {
+        if (idleTimeout != null) {
             mailbox.runtime.idleWheel.add(mailbox, e.lastActivity + e.idleTimeoutNanos);
+        }
+    }
+
+    /**
+     * Forgets everything the current instance or init attempt scheduled: its timers, its idle timeout and its place
+     * in the idle wheel. A new instance (restart) or a new init attempt starts with none of it, and a destroyed actor
+     * is held by none of it.
+     */
+    static void forgetScheduled(TbActorMailbox mailbox) {
+        MailboxExtras e = mailbox.extrasIfAny();
+        if (e != null) {
+            cancelTimers(e);
+            e.idleTimeoutNanos = 0;
+            mailbox.runtime.idleWheel.remove(e);
         }
     }
 
@@ -67,7 +81,7 @@ final class ActorTimers {
         return e == null ? 0 : e.timers.size();
     }
 
-    static void cancelTimers(MailboxExtras e) {
+    private static void cancelTimers(MailboxExtras e) {
         for (ActorTimer timer : e.timers) {
             timer.cancel();
         }

@@ -25,6 +25,9 @@ final class DispatcherRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(DispatcherRegistry.class);
 
+    /** How long a stop waits for an executor's {@code shutdownNow} once its timeout is over. */
+    private static final long SHUTDOWN_NOW_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
     private final ActorRuntime runtime;
     private final ConcurrentMap<String, Dispatcher> dispatchers = new ConcurrentHashMap<>();
 
@@ -100,6 +103,21 @@ final class DispatcherRegistry {
         return dispatcher;
     }
 
+    /** @return the registered dispatchers' names, sorted */
+    TreeSet<String> names() {
+        return new TreeSet<>(dispatchers.keySet());
+    }
+
+    /** @return the dispatcher whose thread the caller runs on, as far as it can be told, or null */
+    Dispatcher ofCurrentThread() {
+        for (Dispatcher dispatcher : dispatchers.values()) {
+            if (dispatcher.ownsCurrentThread()) {
+                return dispatcher;
+            }
+        }
+        return null;
+    }
+
     Collection<Dispatcher> all() {
         return dispatchers.values();
     }
@@ -142,8 +160,7 @@ final class DispatcherRegistry {
     }
 
     IllegalArgumentException unknown(String dispatcherId) {
-        return new IllegalArgumentException("Dispatcher '" + dispatcherId + "' is not registered; registered: "
-                + new TreeSet<>(dispatchers.keySet()));
+        return new IllegalArgumentException("Dispatcher '" + dispatcherId + "' is not registered; registered: " + names());
     }
 
     /** @return whether the executor ended by the deadline; if not, it is interrupted */
@@ -156,7 +173,27 @@ final class DispatcherRegistry {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        executor.shutdownNow();
+        shutdownNowWithin(executor, SHUTDOWN_NOW_GRACE_NANOS);
         return false;
+    }
+
+    /**
+     * Calls {@code shutdownNow} on a thread of its own and waits for it no longer than {@code graceNanos}: a fork-join
+     * pool's {@code shutdownNow} cancels queued tasks until it finds none, so a worker that keeps queueing tasks can
+     * keep it from returning, and the stop must return whatever a worker does.
+     */
+    static void shutdownNowWithin(ExecutorService executor, long graceNanos) {
+        Thread interrupter = new Thread(executor::shutdownNow, "tb-actors-shutdown-now");
+        interrupter.setDaemon(true);
+        interrupter.start();
+        try {
+            TimeUnit.NANOSECONDS.timedJoin(interrupter, graceNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (interrupter.isAlive()) {
+            log.warn("An executor's shutdownNow() did not return within {} ms: its workers keep running tasks; "
+                    + "the stop goes on without waiting for them", TimeUnit.NANOSECONDS.toMillis(graceNanos));
+        }
     }
 }

@@ -58,15 +58,16 @@ final class MailboxExtras {
     /** When the actor last finished a turn (nanoTime). */
     volatile long lastActivity = System.nanoTime();
 
-    /** Whether the actor is currently in the idle wheel; changed only through {@link #enterIdleWheel()}. */
-    private volatile boolean inIdleWheel;
+    /** The mailbox while the actor sits in the idle wheel, otherwise null; the wheel's fields are guarded by the wheel. */
+    TbActorMailbox wheelMailbox;
+    MailboxExtras wheelPrev;
+    MailboxExtras wheelNext;
+    int wheelSlot;
 
-    private static final VarHandle IN_IDLE_WHEEL;
     private static final VarHandle STOP_REASON;
 
     static {
         try {
-            IN_IDLE_WHEEL = MethodHandles.lookup().findVarHandle(MailboxExtras.class, "inIdleWheel", boolean.class);
             STOP_REASON = MethodHandles.lookup().findVarHandle(MailboxExtras.class, "stopReason", TbActorStopReason.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -76,15 +77,6 @@ final class MailboxExtras {
     /** @return whether this call set the stop reason (the first stop request wins) */
     boolean claimStopReason(TbActorStopReason reason) {
         return STOP_REASON.compareAndSet(this, null, reason);
-    }
-
-    /** @return whether the caller must add the actor to the idle wheel (it was not there) */
-    boolean enterIdleWheel() {
-        return IN_IDLE_WHEEL.compareAndSet(this, false, true);
-    }
-
-    void leaveIdleWheel() {
-        inIdleWheel = false;
     }
 
     /** Something to tell when the watched actor stops. */

@@ -22,6 +22,11 @@ abstract class MailboxStatus extends MailboxQueues {
     static final int DESTROYED = 8;
     static final int ATTACHED = 16;
     static final int INIT_FAILED = 32;
+    /**
+     * The current instance was not destroyed since it was attached or since init ran on it again (an update's re-init
+     * after INIT_FAILED): only then is it destroyed, so an instance is never destroyed twice.
+     */
+    static final int NEEDS_DESTROY = 64;
 
     private static final VarHandle STATUS;
     private static final VarHandle EXTRAS;

@@ -27,6 +27,8 @@ final class Supervision {
 
     /** @return true when the actor is ready and the turn goes on; false when the turn was handed elsewhere */
     static boolean initActor(TbActorMailbox mailbox) {
+        // an instance destroyed by its failed init is destroyed again only once this init ran on it
+        mailbox.setBits(TbActorMailbox.NEEDS_DESTROY);
         try {
             mailbox.actor.init(mailbox);
             mailbox.setBits(TbActorMailbox.INITIALIZED);
@@ -38,6 +40,8 @@ final class Supervision {
     }
 
     private static void onInitFailure(TbActorMailbox mailbox, Throwable t) {
+        // timers and the idle timeout of the failed attempt do not outlive it
+        ActorTimers.forgetScheduled(mailbox);
         int attempt = ++mailbox.extras().initFailures;
         ActorRuntime runtime = mailbox.runtime;
         if (runtime.listener != null) {
@@ -85,7 +89,7 @@ final class Supervision {
         mailbox.clearBits(TbActorMailbox.INITIALIZED);
         mailbox.setBits(TbActorMailbox.INIT_FAILED);
         destroyActor(mailbox, TbActorStopReason.INIT_FAILED, cause);
-        ActorTimers.cancelTimers(e);
+        ActorTimers.forgetScheduled(mailbox);
         ActorTimers.notifyWatchers(mailbox, e, TbActorStopReason.INIT_FAILED);
     }
 
@@ -101,7 +105,12 @@ final class Supervision {
         return (mailbox.status() & TbActorMailbox.INIT_FAILED) != 0;
     }
 
+    /** Destroys the current instance, unless it was destroyed already and init did not run on it since. */
     static void destroyActor(TbActorMailbox mailbox, TbActorStopReason reason, Throwable cause) {
+        if ((mailbox.status() & TbActorMailbox.NEEDS_DESTROY) == 0) {
+            return;
+        }
+        mailbox.clearBits(TbActorMailbox.NEEDS_DESTROY);
         try {
             mailbox.actor.destroy(reason, cause);
         } catch (Throwable t) {
@@ -164,7 +173,7 @@ final class Supervision {
         log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", mailbox.getSelf(),
                 msg.getClass().getSimpleName(), e.restartsInWindow, maxRestarts, settings.getRestartWindow(), cause);
         destroyActor(mailbox, TbActorStopReason.RESTARTED, cause);
-        ActorTimers.cancelTimers(e);
+        ActorTimers.forgetScheduled(mailbox);
         mailbox.clearBits(TbActorMailbox.INITIALIZED);
         TbActor fresh;
         Throwable creatorFailure = null;
@@ -215,6 +224,13 @@ final class Supervision {
         if (mailbox.isStopRequested()) {
             expediteDelayedTurn(mailbox);
         }
+    }
+
+    /** @return whether the actor's turn waits in a delayed turn (init retry, restart backoff) and no message waits */
+    static boolean onlyWaitsForDelayedTurn(TbActorMailbox mailbox) {
+        MailboxExtras e = mailbox.extrasIfAny();
+        DelayedTurn turn = e == null ? null : e.delayedTurn;
+        return turn != null && !turn.get() && !mailbox.hasMessages();
     }
 
     /** A stop does not wait out an init retry or restart backoff: whoever claims the delayed turn submits it. */

@@ -42,9 +42,14 @@ final class SystemShutdown {
         }
     }
 
+    /**
+     * Quiet means no work that can still run: every mailbox empty and no turn running or submitted. An actor that only
+     * waits for an init retry or a restart backoff, with an empty mailbox, is quiet (its delayed turn is not work
+     * anyone waits for); an actor being stopped is not, until it is destroyed (its turn may still be running).
+     */
     private boolean isQuiet() {
-        for (TbActorMailbox mailbox : runtime.actors.all()) {
-            if (!mailbox.isIdle() && !mailbox.isStopRequested()) {
+        for (TbActorMailbox mailbox : runtime.actors.allNotDestroyed()) {
+            if (mailbox.isStopRequested() || !(mailbox.isIdle() || Supervision.onlyWaitsForDelayedTurn(mailbox))) {
                 return false;
             }
         }
@@ -54,6 +59,12 @@ final class SystemShutdown {
     /** See {@link DefaultTbActorSystem#stop(Duration)}. */
     boolean stop(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout must not be null");
+        Dispatcher own = runtime.dispatchers.ofCurrentThread();
+        if (own != null) {
+            throw new IllegalStateException("The actor system's stop() was called from inside an actor's turn (dispatcher '"
+                    + own.getName() + "', thread " + Thread.currentThread().getName() + "): it would wait for that very turn "
+                    + "to end. Stop the system from a thread of your own, e.g. CompletableFuture.runAsync(system::stop)");
+        }
         if (!runtime.beginStop()) {
             // another caller is stopping the system: wait for it (within our own timeout) and share its result
             try {

@@ -130,7 +130,7 @@ public final class TbActorMailbox extends MailboxContext {
             extras().creator = creator;
         }
         this.actor = newActor;
-        setBits(ATTACHED);
+        setBits(ATTACHED | NEEDS_DESTROY);
     }
 
     /** The instance is gone and no fresh one comes (a restart that ends in a stop); its type stays for reports. */

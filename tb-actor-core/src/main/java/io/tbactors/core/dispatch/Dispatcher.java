@@ -4,6 +4,7 @@ import io.tbactors.api.TbMailboxBound;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -117,7 +118,8 @@ public final class Dispatcher {
      */
     public void turnEndedIdle() {
         DispatcherWorkerThread worker = ownWorker();
-        if (worker != null) {
+        // not once the pool is shutting down: nothing may keep feeding a worker's queue then
+        if (worker != null && !executor.isShutdown()) {
             worker.getPool().execute(NO_OP);
         }
     }
@@ -136,7 +138,7 @@ public final class Dispatcher {
      * @return whether the turn is to be submitted again rather than released
      */
     public boolean looksAgainAfterDraining() {
-        return ownWorker() != null && ForkJoinTask.getQueuedTaskCount() > 0;
+        return ownWorker() != null && ForkJoinTask.getQueuedTaskCount() > 0 && !executor.isShutdown();
     }
 
     /**
@@ -161,6 +163,18 @@ public final class Dispatcher {
                 moved++;
             }
         }
+    }
+
+    /**
+     * @return whether the current thread is one of this dispatcher's: known for fork-join pools and for executors whose
+     *     threads come from a {@link NamedThreadFactory} (every kind the runtime builds but virtual threads)
+     */
+    public boolean ownsCurrentThread() {
+        Thread current = Thread.currentThread();
+        if (forkJoin) {
+            return current instanceof ForkJoinWorkerThread worker && worker.getPool() == executor;
+        }
+        return threadFactory != null && threadFactory.made(current);
     }
 
     /** @return the current thread when it is a worker of this dispatcher's fork-join pool, otherwise null */

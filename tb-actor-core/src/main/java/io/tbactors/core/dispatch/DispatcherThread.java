@@ -7,6 +7,7 @@ package io.tbactors.core.dispatch;
 final class DispatcherThread extends Thread {
 
     private final TurnCounters.Cell turns;
+    private final TurnCounters counters;
 
     DispatcherThread(Runnable task, String name, TurnCounters counters) {
         this(counters.newCell(), task, name, counters);
@@ -21,6 +22,12 @@ final class DispatcherThread extends Thread {
             }
         }, name);
         this.turns = cell;
+        this.counters = counters;
+    }
+
+    /** @return whether the factory that counts into {@code factoryCounters} made this thread */
+    boolean madeBy(TurnCounters factoryCounters) {
+        return counters == factoryCounters;
     }
 
     void countTurn() {

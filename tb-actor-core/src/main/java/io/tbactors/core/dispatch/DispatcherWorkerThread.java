@@ -17,6 +17,11 @@ final class DispatcherWorkerThread extends ForkJoinWorkerThread {
         this.turns = counters.newCell();
     }
 
+    /** @return whether the factory that counts into {@code factoryCounters} made this thread */
+    boolean madeBy(TurnCounters factoryCounters) {
+        return counters == factoryCounters;
+    }
+
     void countTurn() {
         turns.increment();
     }

@@ -46,6 +46,12 @@ public final class NamedThreadFactory implements ThreadFactory, ForkJoinPool.For
         return t;
     }
 
+    /** @return whether this factory made the thread */
+    boolean made(Thread thread) {
+        return thread instanceof DispatcherThread plain && plain.madeBy(turns)
+                || thread instanceof DispatcherWorkerThread worker && worker.madeBy(turns);
+    }
+
     /** @return actor turns run by the threads of this factory so far */
     long completedTurns() {
         return turns.total();
