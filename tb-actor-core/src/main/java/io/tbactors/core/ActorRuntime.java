@@ -41,6 +41,7 @@ final class ActorRuntime {
     final ScheduledExecutorService scheduler;
     final IdleWheel idleWheel;
     final DeadLetters deadLetters;
+    final FailureReports failures;
     final DispatcherRegistry dispatchers;
     final ActorRegistry actors;
 
@@ -74,6 +75,7 @@ final class ActorRuntime {
         this.callbackFailureWarning = new RateLimitedWarning(logInterval);
         this.idleWheel = new IdleWheel(this, settings.getPassivationTick().toNanos());
         this.deadLetters = new DeadLetters(this, logInterval);
+        this.failures = new FailureReports(this, logInterval);
         this.dispatchers = new DispatcherRegistry(this);
         this.actors = new ActorRegistry(this);
     }

@@ -3,6 +3,7 @@ package io.tbactors.core;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.TbActorSystemListener;
 
 /**
@@ -34,6 +35,15 @@ final class ContainedListener implements TbActorSystemListener {
             delegate.onInitFailure(actorId, dispatcher, actorType, attempt, cause);
         } catch (Throwable t) {
             runtime.callbackFailed("listener.onInitFailure", actorId, t);
+        }
+    }
+
+    @Override
+    public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+        try {
+            delegate.onActorFailure(dispatcher, actorType, phase, outcome);
+        } catch (Throwable t) {
+            runtime.callbackFailed("listener.onActorFailure", null, t);
         }
     }
 

@@ -10,6 +10,7 @@ import io.tbactors.api.TbActorSystem;
 import io.tbactors.api.TbMailboxBound;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.dispatch.DispatcherKind;
+import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.DeadLetterListener;
 import io.tbactors.core.observe.DispatcherStats;
@@ -291,6 +292,16 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
      */
     public long getCallbackFailureCount() {
         return runtime.callbackFailureCount();
+    }
+
+    @Override
+    public long getActorFailureCount() {
+        return runtime.failures.count();
+    }
+
+    @Override
+    public List<ActorFailure> getRecentFailures() {
+        return runtime.failures.recent();
     }
 
     /** @return messages that were not processed and were told why */

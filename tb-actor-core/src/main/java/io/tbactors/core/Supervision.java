@@ -7,6 +7,7 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorUpdateException;
 import io.tbactors.api.TbActorUpdateMsg;
+import io.tbactors.core.observe.ActorFailure;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -59,10 +60,9 @@ final class Supervision {
                 strategy = InitFailureStrategy.stop();
             }
         }
+        String attemptText = "attempt " + attempt + " of at most " + (maxAttempts > 0 ? String.valueOf(maxAttempts) : "unlimited");
         if (strategy.isStop()) {
-            log.warn("[{}] Failed to init actor, attempt {} (at most {}); it stays registered and refuses messages with "
-                    + "INIT_FAILED until it is stopped or an update initialises it again", mailbox.getSelf(), attempt,
-                    maxAttempts > 0 ? String.valueOf(maxAttempts) : "unlimited", t);
+            runtime.failures.report(mailbox, ActorFailure.Phase.INIT, ActorFailure.Outcome.GAVE_UP, attemptText, t);
             initFailed(mailbox, t);
             if (drainWhileInitFailed(mailbox)) {
                 mailbox.release();
@@ -70,10 +70,11 @@ final class Supervision {
                 mailbox.submitOwnedTurn();
             }
         } else if (strategy.getRetryDelay() == 0) {
-            log.debug("[{}] Failed to init actor, attempt {}; retrying now", mailbox.getSelf(), attempt, t);
+            runtime.failures.report(mailbox, ActorFailure.Phase.INIT, ActorFailure.Outcome.RETRYING, attemptText + ", retrying now", t);
             mailbox.submitOwnedTurn();
         } else {
-            log.debug("[{}] Failed to init actor, attempt {}; retrying in {} ms", mailbox.getSelf(), attempt, strategy.getRetryDelay(), t);
+            runtime.failures.report(mailbox, ActorFailure.Phase.INIT, ActorFailure.Outcome.RETRYING,
+                    attemptText + ", retrying in " + strategy.getRetryDelay() + " ms", t);
             scheduleOwnedTurn(mailbox, TimeUnit.MILLISECONDS.toNanos(strategy.getRetryDelay()));
         }
     }
@@ -120,8 +121,10 @@ final class Supervision {
 
     /** @return the restart backoff when the actor was restarted, otherwise -1 */
     static long onProcessFailure(TbActorMailbox mailbox, TbActorMsg msg, Throwable t) {
+        String msgType = msg.getClass().getSimpleName();
+        FailureReports failures = mailbox.runtime.failures;
         if (t instanceof TbActorUpdateException) {
-            log.warn("[{}] Failed to apply an update; the actor waits for the next update to init again", mailbox.getSelf(), t);
+            failures.report(mailbox, ActorFailure.Phase.PROCESS, ActorFailure.Outcome.GAVE_UP, "update " + msgType, t);
             initFailed(mailbox, t.getCause() != null ? t.getCause() : t);
             return -1;
         }
@@ -133,12 +136,12 @@ final class Supervision {
             strategy = ProcessFailureStrategy.stop();
         }
         if (strategy != null && strategy.isStop()) {
-            log.warn("[{}] Failed to process message {}; stopping the actor", mailbox.getSelf(), msg.getClass().getSimpleName(), t);
+            failures.report(mailbox, ActorFailure.Phase.PROCESS, ActorFailure.Outcome.STOPPED, msgType, t);
             ActorStop.stop(mailbox, TbActorStopReason.STOPPED, t);
         } else if (strategy != null && strategy.isRestart()) {
-            return restart(mailbox, msg, t);
-        } else if (log.isDebugEnabled()) {
-            log.debug("[{}] Failed to process message {}; resuming", mailbox.getSelf(), msg.getClass().getSimpleName(), t);
+            return restart(mailbox, msgType, t);
+        } else {
+            failures.report(mailbox, ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED, msgType, t);
         }
         return -1;
     }
@@ -150,7 +153,7 @@ final class Supervision {
      *
      * @return the backoff before the new instance's init, or -1 when the actor was stopped instead
      */
-    private static long restart(TbActorMailbox mailbox, TbActorMsg msg, Throwable cause) {
+    private static long restart(TbActorMailbox mailbox, String msgType, Throwable cause) {
         MailboxExtras e = mailbox.extras();
         TbActorSystemSettings settings = mailbox.runtime.settings;
         long now = System.nanoTime();
@@ -160,8 +163,8 @@ final class Supervision {
         }
         int maxRestarts = settings.getMaxRestarts();
         if (e.restartsInWindow >= maxRestarts) {
-            log.warn("[{}] Failed to process {} after {} restart(s) within {}; stopping the actor", mailbox.getSelf(),
-                    msg.getClass().getSimpleName(), maxRestarts, settings.getRestartWindow(), cause);
+            mailbox.runtime.failures.report(mailbox, ActorFailure.Phase.PROCESS, ActorFailure.Outcome.STOPPED,
+                    msgType + ", after " + maxRestarts + " restart(s) within " + settings.getRestartWindow(), cause);
             ActorStop.stop(mailbox, TbActorStopReason.STOPPED, cause);
             return -1;
         }
@@ -170,8 +173,8 @@ final class Supervision {
             return -1;
         }
         e.restartsInWindow++;
-        log.warn("[{}] Failed to process {}; restarting the actor ({} of at most {} within {})", mailbox.getSelf(),
-                msg.getClass().getSimpleName(), e.restartsInWindow, maxRestarts, settings.getRestartWindow(), cause);
+        mailbox.runtime.failures.report(mailbox, ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESTARTED, msgType + ", restart "
+                + e.restartsInWindow + " of at most " + maxRestarts + " within " + settings.getRestartWindow(), cause);
         destroyActor(mailbox, TbActorStopReason.RESTARTED, cause);
         ActorTimers.forgetScheduled(mailbox);
         mailbox.clearBits(TbActorMailbox.INITIALIZED);

@@ -2,7 +2,6 @@ package io.tbactors.core;
 
 import static io.tbactors.core.TestActors.creator;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 

@@ -1,6 +1,7 @@
 package io.tbactors.spring.actuate;
 
 import io.tbactors.api.TbActorRef;
+import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.spring.ActorSystemContext;
@@ -14,7 +15,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code tbactors} endpoint: live actors counted by dispatcher and type, the actors with the largest mailboxes
- * ({@code ?limit=} how many, 10 by default), and {@code /tbactors/{id}} for one actor's state. An id's text is its
+ * ({@code ?limit=} how many, 10 by default), the count of actors' init and process failures with the last few of them,
+ * and {@code /tbactors/{id}} for one actor's state. An id's text is its
  * {@code toString()}, such as {@code DEVICE|4d3c...}; URL-encode it.
  */
 @Endpoint(id = TbActorsEndpoint.ID)
@@ -52,7 +54,8 @@ public class TbActorsEndpoint {
         return new ActorsDescriptor(actorSystem.getActorCount(), actorSystem.getPendingMessages(),
                 root == null ? null : root.getActorId().toString(), actorSystemContext.isAcceptingMessages(),
                 actorSystem.getNotProcessedCount(), actorSystem.getToldAfterStopCount() + actorSystemContext.getRejectedMessageCount(),
-                byType, byDispatcher, actorSystem.getLargestMailboxes(top));
+                byType, byDispatcher, actorSystem.getLargestMailboxes(top), actorSystem.getActorFailureCount(),
+                actorSystem.getRecentFailures());
     }
 
     /**
@@ -74,9 +77,12 @@ public class TbActorsEndpoint {
      * @param byType live actors by actor type
      * @param byDispatcher live actors by dispatcher, then by actor type
      * @param largestMailboxes the actors with the most waiting messages, largest first
+     * @param failures failures of actors' init and process so far
+     * @param recentFailures the last few failures (time, actor, type, phase, outcome, exception class and message)
      */
     public record ActorsDescriptor(int count, long pendingMessages, @Nullable String rootActor, boolean acceptingMessages,
                                    long notProcessed, long toldAfterStop, Map<String, Integer> byType,
-                                   Map<String, Map<String, Integer>> byDispatcher, List<ActorStats> largestMailboxes) {
+                                   Map<String, Map<String, Integer>> byDispatcher, List<ActorStats> largestMailboxes,
+                                   long failures, List<ActorFailure> recentFailures) {
     }
 }

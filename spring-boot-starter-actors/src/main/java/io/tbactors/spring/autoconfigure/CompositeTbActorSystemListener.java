@@ -3,6 +3,7 @@ package io.tbactors.spring.autoconfigure;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.TbActorSystemListener;
 import java.util.List;
 
@@ -37,6 +38,13 @@ final class CompositeTbActorSystemListener implements TbActorSystemListener {
     public void onInitFailure(TbActorId actorId, String dispatcher, String actorType, int attempt, Throwable cause) {
         for (TbActorSystemListener listener : listeners) {
             listener.onInitFailure(actorId, dispatcher, actorType, attempt, cause);
+        }
+    }
+
+    @Override
+    public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+        for (TbActorSystemListener listener : listeners) {
+            listener.onActorFailure(dispatcher, actorType, phase, outcome);
         }
     }
 

@@ -36,6 +36,12 @@ public final class TbActorsMeterNames {
     /** Counter of failed actor init attempts, tags {@code dispatcher}, {@code actor.type}. */
     public static final String INIT_FAILURES = "tb.actors.init.failures";
 
+    /**
+     * Counter of failures of actors' own code, tags {@code actor.type}, {@code phase} ({@code init} or {@code process})
+     * and {@code outcome} ({@code resumed}, {@code stopped}, {@code restarted}, {@code retrying} or {@code gave-up}).
+     */
+    public static final String FAILURES = "tb.actors.failures";
+
     /** Counter of messages slower than {@code tb.actors.slow-processing-threshold}, tags {@code dispatcher}, {@code actor.type}. */
     public static final String MESSAGES_SLOW = "tb.actors.messages.slow";
 

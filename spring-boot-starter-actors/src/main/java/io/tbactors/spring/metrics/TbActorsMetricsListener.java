@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.TbActorSystemListener;
 import java.util.EnumMap;
 import java.util.Map;
@@ -59,6 +60,16 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
     @Override
     public void onInitFailure(TbActorId actorId, String dispatcher, String actorType, int attempt, Throwable cause) {
         meters(dispatcher, actorType).initFailures.increment();
+    }
+
+    @Override
+    public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+        // rare: a lookup by tags in the registry is cheap enough, and a failure's meter exists only once it happened
+        Counter.builder(TbActorsMeterNames.FAILURES)
+                .description("Failures of actors' init and process, by what the runtime did about them")
+                .baseUnit(TbActorsMeterNames.UNIT_EVENTS)
+                .tags(ACTOR_TYPE, actorType, "phase", phase.tag(), "outcome", outcome.tag())
+                .register(registry).increment();
     }
 
     @Override

@@ -1,9 +1,16 @@
 package io.tbactors.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.DispatcherStats;
+import io.tbactors.testkit.TbActorCreators;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +49,31 @@ class ActorsEndpointsTest {
                 assertThat(actor.pendingMessages()).isEqualTo(4);
             });
             assertThat(endpoint.actors(0).largestMailboxes()).isEmpty();
+        }
+    }
+
+    @Test
+    void theActorsEndpointListsTheLastFailuresOfActorsWithWhatTheRuntimeDid() {
+        try (BlockingActorSystem actors = new BlockingActorSystem()) {
+            TbActorRef failing = actors.system.createRootActor("side", TbActorCreators.of(new TbStringActorId("failing"),
+                    () -> new AbstractTbActor() {
+                        @Override
+                        public boolean process(TbActorMsg msg) {
+                            throw new IllegalStateException("sensor offline");
+                        }
+                    }));
+            failing.tell(new TbActorMsg() { });
+            TbActorsEndpoint endpoint = new TbActorsEndpoint(actors.system, actors.context);
+
+            await().until(() -> endpoint.actors(null).failures() == 1);
+            assertThat(endpoint.actors(null).recentFailures()).singleElement().satisfies(failure -> {
+                assertThat(failure.actorId()).isEqualTo("failing");
+                assertThat(failure.phase()).isEqualTo(ActorFailure.Phase.PROCESS);
+                assertThat(failure.outcome()).isEqualTo(ActorFailure.Outcome.RESUMED);
+                assertThat(failure.exceptionClass()).isEqualTo(IllegalStateException.class.getName());
+                assertThat(failure.message()).isEqualTo("sensor offline");
+                assertThat(failure.time()).isNotNull();
+            });
         }
     }
 

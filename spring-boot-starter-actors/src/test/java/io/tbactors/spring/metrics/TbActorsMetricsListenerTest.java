@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.observe.ActorFailure;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +35,19 @@ class TbActorsMetricsListenerTest {
         assertThat(registry.find("tb.actors.messages.processed").meter()).as("no counter repeats the timer's count").isNull();
         assertThat(registry.find("tb.actors.messages.failed").meter()).as("no counter repeats the timer's count").isNull();
         assertThat(registry.find(TbActorsMeterNames.MESSAGES_WAIT).timer()).as("wait times are off").isNull();
+    }
+
+    @Test
+    void failuresOfActorsAreCountedByTypePhaseAndOutcome() {
+        TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, false);
+
+        listener.onActorFailure("d", "DeviceActor", ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED);
+        listener.onActorFailure("d", "DeviceActor", ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED);
+        listener.onActorFailure("d", "DeviceActor", ActorFailure.Phase.INIT, ActorFailure.Outcome.GAVE_UP);
+
+        assertThat(registry.get(TbActorsMeterNames.FAILURES).tags("actor.type", "DeviceActor", "phase", "process", "outcome", "resumed")
+                .counter().count()).isEqualTo(2.0);
+        assertThat(registry.get(TbActorsMeterNames.FAILURES).tags("phase", "init", "outcome", "gave-up").counter().count()).isEqualTo(1.0);
     }
 
     @Test

@@ -45,6 +45,16 @@ public interface TbActorSystemIntrospection {
     /** @return failures of user callbacks and plug-ins that the runtime contained */
     long getCallbackFailureCount();
 
+    /** @return failures of actors' {@code init} and {@code process} so far */
+    default long getActorFailureCount() {
+        return 0;
+    }
+
+    /** @return the last failures of actors' {@code init} and {@code process} (a few dozen at most), oldest first */
+    default List<ActorFailure> getRecentFailures() {
+        return List.of();
+    }
+
     /** @return a view of each dispatcher, sorted by name */
     List<DispatcherStats> getDispatcherStats();
 

@@ -40,6 +40,17 @@ public interface TbActorSystemListener {
     }
 
     /**
+     * An actor's {@code init} or {@code process} threw, and the runtime did what its failure strategy said.
+     *
+     * @param dispatcher the actor's dispatcher
+     * @param actorType the actor's class name
+     * @param phase which callback failed
+     * @param outcome what the runtime did
+     */
+    default void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+    }
+
+    /**
      * An actor was created.
      *
      * @param dispatcher its dispatcher
