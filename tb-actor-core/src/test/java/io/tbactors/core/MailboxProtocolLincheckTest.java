@@ -12,6 +12,8 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorUpdateException;
+import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
 import io.tbactors.api.TbStringActorId;
 import java.lang.reflect.Method;
@@ -121,6 +123,26 @@ public class MailboxProtocolLincheckTest {
                         List.of(),
                         List.of(List.of(op("createChild")), List.of(op("stopChild")))))
                 .check(ParentAndChild.class);
+    }
+
+    @Test
+    void revivalPassivationAndStopDestroyEachInstanceOnceAfterItsAttachOrReInit() {
+        // an update takes the actor out of INIT_FAILED, then a stop and a passivation land before the re-init runs
+        modelChecking()
+                .addCustomScenario(scenario(Reviving.class,
+                        List.of(op("runTurn")),
+                        List.of(List.of(op("tellUpdate", 0), op("runTurn")), List.of(op("stop")), List.of(op("passivate")))))
+                .check(Reviving.class);
+    }
+
+    @Test
+    void noActorLivesOnADispatcherRemovedWhileItWasCreated() {
+        // the creation looks the dispatcher up, the removal takes its snapshot, then the creation registers the id
+        modelChecking()
+                .addCustomScenario(scenario(DispatcherRemoval.class,
+                        List.of(),
+                        List.of(List.of(op("create")), List.of(op("destroyDispatcher")))))
+                .check(DispatcherRemoval.class);
     }
 
     /** An operation of a model with its arguments, for a hand-written scenario. */
@@ -290,10 +312,157 @@ public class MailboxProtocolLincheckTest {
         }
     }
 
-    enum Kind { NORMAL, HIGH, TRY, FAILING }
+    /**
+     * An actor whose init fails and gives up (INIT_FAILED) until an update re-initialises it, and whose updates may fail
+     * again (back to INIT_FAILED); adds updates, failing updates and passivation (the idle wheel's entry point). Each
+     * instance must be destroyed at most once per attach or re-init, and once more at the end if a re-init ran since
+     * its last destroy.
+     */
+    public static class Reviving extends Model {
+        public Reviving() {
+            super(null, false, true);
+        }
+
+        @Operation
+        public void tellUpdate(@Param(gen = ThreadIdGen.class) int sender) {
+            send(sender, Kind.UPDATE);
+        }
+
+        @Operation
+        public void tellFailingUpdate(@Param(gen = ThreadIdGen.class) int sender) {
+            send(sender, Kind.FAILING_UPDATE);
+        }
+
+        @Operation(runOnce = true)
+        public void passivate() {
+            TbActorMailbox mailbox = (TbActorMailbox) ref;
+            mailbox.runtime.passivate(mailbox);
+            stopReturned = true;
+        }
+    }
+
+    /**
+     * A dispatcher removed while an actor is created on it, with turns run in the caller (a direct executor, so the
+     * removal's wait for its actors' destroy needs no other thread). Once the dispatcher is gone no actor may live:
+     * nothing registered, a live count of 0, and every instance whose init ran destroyed once.
+     */
+    public static class DispatcherRemoval {
+        final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder()
+                .shutdownTimeout(Duration.ofSeconds(5)).build());
+        final TbActorId id = new TbStringActorId("subject");
+        final ConcurrentLinkedQueue<Counted> instances = new ConcurrentLinkedQueue<>();
+        volatile boolean removed;
+
+        public DispatcherRemoval() {
+            system.createDispatcher("direct", new DirectExecutor());
+        }
+
+        @Operation
+        public void create() {
+            try {
+                system.createRootActor("direct", TbActorCreator.of(id, () -> {
+                    Counted counted = new Counted();
+                    instances.add(counted);
+                    return counted;
+                }));
+            } catch (IllegalArgumentException expected) {
+                // the dispatcher is gone: refused
+            }
+        }
+
+        @Operation(runOnce = true)
+        public void destroyDispatcher() {
+            system.destroyDispatcher("direct");
+            removed = true;
+        }
+
+        @Validate
+        public void checkInvariants() {
+            List<String> violations = new ArrayList<>();
+            if (removed) {
+                if (system.getActor(id) != null) {
+                    violations.add("an actor is registered on the removed dispatcher");
+                }
+                if (system.getActorCount() != 0) {
+                    violations.add("getActorCount() is " + system.getActorCount() + " after its dispatcher was removed");
+                }
+                for (Counted c : instances) {
+                    if (c.inits.get() > 0 && c.destroys.get() != 1) {
+                        violations.add("an instance whose init ran was destroyed " + c.destroys.get() + " time(s)");
+                    }
+                }
+            }
+            if (!violations.isEmpty()) {
+                throw new AssertionError(String.join("; ", violations));
+            }
+        }
+
+        /** An actor that counts its inits and destroys. */
+        static final class Counted extends AbstractTbActor {
+            final AtomicInteger inits = new AtomicInteger();
+            final AtomicInteger destroys = new AtomicInteger();
+
+            @Override
+            public void init(TbActorCtx ctx) throws TbActorException {
+                super.init(ctx);
+                inits.incrementAndGet();
+            }
+
+            @Override
+            public boolean process(TbActorMsg msg) {
+                return true;
+            }
+
+            @Override
+            public void destroy(TbActorStopReason stopReason, Throwable cause) {
+                destroys.incrementAndGet();
+            }
+        }
+
+        /** Runs each task in the submitting thread; refuses after shutdown like a real executor. */
+        static final class DirectExecutor extends java.util.concurrent.AbstractExecutorService {
+            private volatile boolean shutdown;
+
+            @Override
+            public void execute(Runnable command) {
+                if (shutdown) {
+                    throw new java.util.concurrent.RejectedExecutionException("shut down");
+                }
+                command.run();
+            }
+
+            @Override
+            public void shutdown() {
+                shutdown = true;
+            }
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                shutdown = true;
+                return List.of();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return shutdown;
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return shutdown;
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
+                return true;
+            }
+        }
+    }
+
+    enum Kind { NORMAL, HIGH, TRY, FAILING, UPDATE, FAILING_UPDATE }
 
     /** A message that records its fates; the model checks there is exactly one. */
-    static final class Msg implements TbActorMsg {
+    static class Msg implements TbActorMsg {
         final int sender;
         final int seq;
         final Kind kind;
@@ -309,7 +478,7 @@ public class MailboxProtocolLincheckTest {
         }
 
         boolean high() {
-            return kind == Kind.HIGH;
+            return kind == Kind.HIGH || kind == Kind.UPDATE || kind == Kind.FAILING_UPDATE;
         }
 
         int fates() {
@@ -328,6 +497,13 @@ public class MailboxProtocolLincheckTest {
         }
     }
 
+    /** An update (ThingsBoard's rule-node update): told with high priority, it re-initialises an INIT_FAILED actor. */
+    static final class UpdateMsg extends Msg implements TbActorUpdateMsg {
+        UpdateMsg(int sender, int seq, Kind kind) {
+            super(sender, seq, kind);
+        }
+    }
+
     /** The state of one Lincheck invocation: an actor system, one actor on a stepping dispatcher, what was told. */
     public abstract static class Model {
         private static final int SENDERS = 8;
@@ -339,20 +515,29 @@ public class MailboxProtocolLincheckTest {
         final TbMailboxBound bound;
         final TbActorRef ref;
         final boolean failFirstInit;
+        /** Every init of the first instance gives up until an update came; updates re-initialise it. */
+        final boolean reviving;
         final ConcurrentLinkedQueue<Msg> told = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<Msg> highsTold = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         final ConcurrentLinkedQueue<Subject> instances = new ConcurrentLinkedQueue<>();
         final AtomicBoolean inCallback = new AtomicBoolean();
         volatile boolean stopReturned;
+        /** An update was told: from then on the reviving actor's init succeeds. */
+        volatile boolean updateSeen;
         private final int[] nextSeq = new int[SENDERS];
         // touched only inside the actor's callbacks, which the model checks never overlap
         private final int[][] lastProcessed = new int[SENDERS][2];
         private Msg[] highsAtPreviousStart = new Msg[0];
 
         Model(TbMailboxBound bound, boolean failFirstInit) {
+            this(bound, failFirstInit, false);
+        }
+
+        Model(TbMailboxBound bound, boolean failFirstInit, boolean reviving) {
             this.bound = bound;
             this.failFirstInit = failFirstInit;
+            this.reviving = reviving;
             for (int[] last : lastProcessed) {
                 Arrays.fill(last, -1);
             }
@@ -408,14 +593,18 @@ public class MailboxProtocolLincheckTest {
         }
 
         final void send(int sender, Kind kind) {
-            Msg msg = new Msg(sender, nextSeq[sender]++, kind);
+            boolean update = kind == Kind.UPDATE || kind == Kind.FAILING_UPDATE;
+            Msg msg = update ? new UpdateMsg(sender, nextSeq[sender]++, kind) : new Msg(sender, nextSeq[sender]++, kind);
+            if (update) {
+                updateSeen = true;
+            }
             told.add(msg);
             switch (kind) {
-                case HIGH -> ref.tellWithHighPriority(msg);
+                case HIGH, UPDATE, FAILING_UPDATE -> ref.tellWithHighPriority(msg);
                 case TRY -> msg.refused = !ref.tryTell(msg);
                 default -> ref.tell(msg);
             }
-            if (kind == Kind.HIGH) {
+            if (msg.high()) {
                 highsTold.add(msg);
             }
         }
@@ -458,8 +647,9 @@ public class MailboxProtocolLincheckTest {
                 }
             }
             for (Subject s : instances) {
-                if (s.destroys.get() != 1) {
-                    violation("actor instance #" + s.number + " was destroyed " + s.destroys.get() + " time(s)");
+                if (reviving ? s.owesDestroy : s.destroys.get() != 1) {
+                    violation("actor instance #" + s.number + " was destroyed " + s.destroys.get() + " time(s)"
+                            + (reviving ? ", not after its last re-init" : ""));
                 }
             }
             if (system.getActorCount() != 0) {
@@ -521,6 +711,8 @@ public class MailboxProtocolLincheckTest {
         final class Subject extends AbstractTbActor {
             final int number;
             final AtomicInteger destroys = new AtomicInteger();
+            /** Attached, or re-initialised, since the last destroy: one destroy is owed. */
+            volatile boolean owesDestroy = true;
             private int initAttempts;
             private boolean initialized;
             private boolean destroyed;
@@ -534,10 +726,15 @@ public class MailboxProtocolLincheckTest {
                 enter("init of instance #" + number);
                 try {
                     super.init(context);
-                    if (destroyed) {
+                    if (destroyed && !reviving) {
                         violation("instance #" + number + " initialised after its destroy");
                     }
                     initAttempts++;
+                    owesDestroy = true;
+                    if (reviving && !updateSeen) {
+                        throw new TbActorException("init fails until an update comes", null);
+                    }
+                    destroyed = false;
                     snapshotHighs();
                     if (failFirstInit && number == 1 && initAttempts == 1) {
                         throw new TbActorException("first init fails on purpose", null);
@@ -557,6 +754,9 @@ public class MailboxProtocolLincheckTest {
                     if (m.kind == Kind.FAILING) {
                         throw new IllegalStateException("fails on purpose");
                     }
+                    if (m.kind == Kind.FAILING_UPDATE) {
+                        throw new TbActorUpdateException("update fails on purpose", null);
+                    }
                     return true;
                 } finally {
                     leave();
@@ -567,9 +767,12 @@ public class MailboxProtocolLincheckTest {
             public void destroy(TbActorStopReason stopReason, Throwable cause) {
                 enter("destroy of instance #" + number);
                 try {
-                    if (destroys.incrementAndGet() > 1) {
-                        violation("instance #" + number + " destroyed a second time (" + stopReason + ")");
+                    destroys.incrementAndGet();
+                    if (!owesDestroy) {
+                        violation("instance #" + number + " destroyed again (" + stopReason + ") without an init since its "
+                                + "last destroy");
                     }
+                    owesDestroy = false;
                     destroyed = true;
                 } finally {
                     leave();
@@ -578,7 +781,7 @@ public class MailboxProtocolLincheckTest {
 
             @Override
             public InitFailureStrategy onInitFailure(int attempt, Throwable t) {
-                return InitFailureStrategy.retryImmediately();
+                return reviving ? InitFailureStrategy.stop() : InitFailureStrategy.retryImmediately();
             }
 
             @Override
