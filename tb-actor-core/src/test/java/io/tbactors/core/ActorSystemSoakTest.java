@@ -15,6 +15,7 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.api.TbTimer;
@@ -51,7 +52,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * returned true never delivers) and at the end: live count equal to the registry and to the incarnations not yet
  * destroyed, children listed only when registered, no periodic timer of a replaced instance still firing, then
  * after a system stop every message exactly one fate, every actor instance destroyed exactly once, no ask left
- * incomplete and no dispatcher or scheduler thread left. See tb-actor-core/README.md, "Testing the runtime's concurrency", for the command.
+ * incomplete and no dispatcher or scheduler thread left. Some children passivate (an idle timeout of a few
+ * milliseconds), updates revive actors whose init gave up, and one fork-join dispatcher is now and then replaced and
+ * destroyed while actors are created on it: no actor may live on it once {@code destroyDispatcher} returned. See tb-actor-core/README.md, "Testing the runtime's concurrency", for the command.
  */
 @EnabledIfSystemProperty(named = "tb.soak.minutes", matches = "\\d+(\\.\\d+)?")
 class ActorSystemSoakTest {
@@ -71,6 +74,7 @@ class ActorSystemSoakTest {
             .restartWindow(Duration.ofSeconds(1))
             .restartBackoff(Duration.ofMillis(1))
             .shutdownTimeout(Duration.ofSeconds(15))
+            .passivationTick(Duration.ofMillis(2))
             .build());
     private final TbActorId[] ids = new TbActorId[IDS];
     private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
@@ -91,6 +95,12 @@ class ActorSystemSoakTest {
     private final LongAdder onceTimersCancelled = new LongAdder();
     private final LongAdder ticks = new LongAdder();
     private final AtomicLong askReplies = new AtomicLong();
+    private final LongAdder dispatchersRemoved = new LongAdder();
+    private final LongAdder createsRefused = new LongAdder();
+    private final LongAdder updates = new LongAdder();
+    private final AtomicInteger revivals = new AtomicInteger();
+    /** A fork-join dispatcher that worker 0 now and then replaces by a new one and destroys. */
+    private volatile String churnedDispatcher = "soak-churn-0";
 
     @Test
     void everyPromiseHoldsUnderMinutesOfRandomWork() throws Exception {
@@ -99,6 +109,7 @@ class ActorSystemSoakTest {
         system.createDispatcher(DISPATCHERS[0], DispatcherKind.FORK_JOIN, 2);
         system.createDispatcher(DISPATCHERS[1], DispatcherKind.SINGLE, 1);
         system.createDispatcher(DISPATCHERS[2], Executors.newFixedThreadPool(2, new NamedThreadFactory(DISPATCHERS[2])));
+        system.createDispatcher(churnedDispatcher, DispatcherKind.FORK_JOIN, 2);
         for (int i = 0; i < IDS; i++) {
             ids[i] = new TbStringActorId((i < PARENTS ? "parent-" : "child-") + i);
         }
@@ -128,18 +139,21 @@ class ActorSystemSoakTest {
         long fates = processed.sum() + stopped.sum();
         String summary = String.format("soak %.1f min: %d creates, %d stops, %d restarts asked, %d messages accepted "
                         + "(%d processed, %d told %s), %d refused by tryTell, %d to unregistered ids, %d asks (%d replied), "
-                        + "%d timer ticks, %d once-timers cancelled, %d actor instances, %d violations",
+                        + "%d timer ticks, %d once-timers cancelled, %d actor instances, %d updates (%d revivals of INIT_FAILED), "
+                + "%d dispatchers removed (%d creates refused on them), %d violations",
                 minutes, creates.sum(), stops.sum(), restartsAsked.sum(), accepted.sum(), processed.sum(), stopped.sum(),
                 stopReasons, refused.sum(), notRegistered.sum(), asks.size(), askReplies.get(), ticks.sum(),
-                onceTimersCancelled.sum(), instances.size(), violations.size());
+                onceTimersCancelled.sum(), instances.size(), updates.sum(), revivals.get(), dispatchersRemoved.sum(),
+                createsRefused.sum(), violations.size());
         for (Msg m : withoutFate) {
             if (m.fates.get() != 0) {
                 violations.add(m + " was refused or not registered yet got a fate");
             }
         }
         for (Instance instance : instances) {
-            if (instance.destroys.get() != 1) {
-                violations.add(instance + " destroyed " + instance.destroys.get() + " time(s)");
+            if (instance.owesDestroy) {
+                violations.add(instance + " not destroyed since it was created or re-initialised (" + instance.destroys.get()
+                        + " destroy(s) in all)");
             }
         }
         Set<Thread> stray = ConcurrentHashMap.newKeySet();
@@ -219,10 +233,31 @@ class ActorSystemSoakTest {
                     // parents are never stopped, so a child linked to them after its stop stays visible
                     stops.increment();
                     system.stop(id);
+                } else if (dice < 99) {
+                    // revives an actor whose init gave up (INIT_FAILED); to any other it is a high-priority message
+                    send(worker, seq++, id, Kind.UPDATE, false);
+                } else if (worker == 0 && rnd.nextInt(20) == 0) {
+                    churnDispatcher();
                 }
             } catch (TbActorNotRegisteredException expected) {
                 // the parent of a child to create was not registered
+            } catch (IllegalArgumentException refusedOnRemovedDispatcher) {
+                createsRefused.increment();
             }
+        }
+    }
+
+    /** Replaces the churned dispatcher by a new one, destroys the old, and checks that none of its actors lives on. */
+    private void churnDispatcher() {
+        String old = churnedDispatcher;
+        String next = "soak-churn-" + (Integer.parseInt(old.substring(old.lastIndexOf('-') + 1)) + 1);
+        system.createDispatcher(next, DispatcherKind.FORK_JOIN, 2);
+        churnedDispatcher = next;
+        system.destroyDispatcher(old);
+        dispatchersRemoved.increment();
+        Map<String, Integer> left = system.getActorCountsByDispatcherAndType().get(old);
+        if (left != null && left.values().stream().mapToInt(Integer::intValue).sum() > 0) {
+            violations.add("actors live on dispatcher " + old + " after destroyDispatcher returned: " + left);
         }
     }
 
@@ -231,10 +266,15 @@ class ActorSystemSoakTest {
         if (ref == null || !inFlight.tryAcquire()) {
             return;
         }
-        Msg msg = kind == Kind.FAIL ? new Msg(worker, seq, kind, randomStrategy()) : new Msg(worker, seq, kind, null);
+        Msg msg = kind == Kind.FAIL ? new Msg(worker, seq, kind, randomStrategy())
+                : kind == Kind.UPDATE ? new UpdateMsg(worker, seq) : new Msg(worker, seq, kind, null);
         try {
             switch (kind) {
                 case HIGH -> ref.tellWithHighPriority(msg);
+                case UPDATE -> {
+                    updates.increment();
+                    ref.tellWithHighPriority(msg);
+                }
                 case TRY -> {
                     if (!ref.tryTell(msg)) {
                         refused.increment();
@@ -300,7 +340,8 @@ class ActorSystemSoakTest {
                 return incarnation.bound;
             }
         };
-        String dispatcher = DISPATCHERS[rnd.nextInt(DISPATCHERS.length)];
+        int d = rnd.nextInt(DISPATCHERS.length + 1);
+        String dispatcher = d < DISPATCHERS.length ? DISPATCHERS[d] : churnedDispatcher;
         int index = Integer.parseInt(id.toString().substring(id.toString().indexOf('-') + 1));
         creates.increment();
         if (index < PARENTS || rnd.nextInt(4) == 0) {
@@ -418,10 +459,10 @@ class ActorSystemSoakTest {
 
     // ---------------------------------------------------------------- messages and actors
 
-    enum Kind { NORMAL, HIGH, TRY, FAIL, TIMER, ASK, BARRIER }
+    enum Kind { NORMAL, HIGH, TRY, FAIL, TIMER, ASK, BARRIER, UPDATE }
 
     /** A tracked message: it must get exactly one fate. */
-    final class Msg implements TbActorMsg {
+    class Msg implements TbActorMsg {
         final int sender;
         final long seq;
         final Kind kind;
@@ -438,7 +479,7 @@ class ActorSystemSoakTest {
         }
 
         boolean high() {
-            return kind == Kind.HIGH;
+            return kind == Kind.HIGH || kind == Kind.UPDATE;
         }
 
         void markProcessed() {
@@ -473,6 +514,13 @@ class ActorSystemSoakTest {
         }
     }
 
+    /** An update: told with high priority to an actor whose init gave up, it runs init again (then is processed). */
+    final class UpdateMsg extends Msg implements TbActorUpdateMsg {
+        UpdateMsg(int sender, long seq) {
+            super(sender, seq, Kind.UPDATE, null);
+        }
+    }
+
     /** A timer's message; not tracked for fates, since a periodic one is told again and again. */
     record Tick(Incarnation incarnation, int generation, boolean periodic, AtomicBoolean cancelReturnedTrue,
                 AtomicBoolean delivered) implements TbActorMsg {
@@ -501,6 +549,8 @@ class ActorSystemSoakTest {
         final boolean retryAtOnce;
         final boolean periodicInInit;
         final boolean parent;
+        /** Sets an idle timeout in init, so it is passivated when left alone (children only). */
+        final boolean passivates;
         final AtomicInteger generations = new AtomicInteger();
         final AtomicBoolean inCallback = new AtomicBoolean();
         final AtomicInteger currentTicksAfterBarrier = new AtomicInteger();
@@ -533,6 +583,7 @@ class ActorSystemSoakTest {
             this.initFailures = f < 7 ? 0 : f < 9 ? 1 + rnd.nextInt(2) : parent ? 2 : 3;
             this.retryAtOnce = rnd.nextBoolean();
             this.periodicInInit = rnd.nextBoolean();
+            this.passivates = !parent && rnd.nextInt(5) == 0;
         }
 
         void enter(String what) {
@@ -563,9 +614,12 @@ class ActorSystemSoakTest {
         final Incarnation incarnation;
         final int generation;
         final AtomicInteger destroys = new AtomicInteger();
+        /** Created, or re-initialised after its failed init destroyed it, and not destroyed since: one destroy is owed. */
+        volatile boolean owesDestroy = true;
         private final List<TimerEntry> timers = new ArrayList<>();
         private int initAttempts;
         private boolean destroyed;
+        private boolean destroyedByInitFailure;
 
         Instance(Incarnation incarnation, int generation) {
             this.incarnation = incarnation;
@@ -577,12 +631,23 @@ class ActorSystemSoakTest {
             incarnation.enter("init");
             try {
                 super.init(context);
-                if (destroyed) {
+                if (destroyed && !destroyedByInitFailure) {
                     violations.add(this + " initialised after its destroy");
                 }
                 initAttempts++;
+                owesDestroy = true;
                 if (generation == 1 && initAttempts <= incarnation.initFailures) {
                     throw new TbActorException("init attempt " + initAttempts + " fails on purpose", null);
+                }
+                if (destroyedByInitFailure) {
+                    // an update revived the actor after its init gave up
+                    revivals.incrementAndGet();
+                    destroyed = false;
+                    destroyedByInitFailure = false;
+                    incarnation.ended = false;
+                }
+                if (incarnation.passivates) {
+                    context.setIdleTimeout(Duration.ofMillis(5 + ThreadLocalRandom.current().nextInt(20)));
                 }
                 incarnation.currentGeneration = generation;
                 incarnation.initialized = true;
@@ -687,10 +752,13 @@ class ActorSystemSoakTest {
         public void destroy(TbActorStopReason stopReason, Throwable cause) {
             incarnation.enter("destroy");
             try {
-                if (destroys.incrementAndGet() > 1) {
-                    violations.add(this + " destroyed a second time (" + stopReason + ")");
+                destroys.incrementAndGet();
+                if (!owesDestroy) {
+                    violations.add(this + " destroyed again (" + stopReason + ") with no init since its last destroy");
                 }
+                owesDestroy = false;
                 destroyed = true;
+                destroyedByInitFailure = stopReason == TbActorStopReason.INIT_FAILED;
                 if (stopReason != TbActorStopReason.RESTARTED) {
                     incarnation.ended = true;
                 } else {
