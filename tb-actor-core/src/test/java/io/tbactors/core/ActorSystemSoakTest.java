@@ -51,10 +51,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * callback of an actor at a time, nothing after destroy, per-sender FIFO, a once-timer whose {@code cancel()}
  * returned true never delivers) and at the end: live count equal to the registry and to the incarnations not yet
  * destroyed, children listed only when registered, no periodic timer of a replaced instance still firing, then
- * after a system stop every message exactly one fate, every actor instance destroyed exactly once, no ask left
- * incomplete and no dispatcher or scheduler thread left. Some children passivate (an idle timeout of a few
+ * after a system stop every message exactly one fate, every actor instance destroyed once per attach or re-init, no
+ * ask left incomplete and no dispatcher or scheduler thread left. Some children passivate (an idle timeout of a few
  * milliseconds), updates revive actors whose init gave up, and one fork-join dispatcher is now and then replaced and
- * destroyed while actors are created on it: no actor may live on it once {@code destroyDispatcher} returned. See tb-actor-core/README.md, "Testing the runtime's concurrency", for the command.
+ * destroyed while actors are created on it: no actor may live on it once {@code destroyDispatcher} returned. See
+ * tb-actor-core/README.md, "Testing the runtime's concurrency", for the command.
  */
 @EnabledIfSystemProperty(named = "tb.soak.minutes", matches = "\\d+(\\.\\d+)?")
 class ActorSystemSoakTest {
