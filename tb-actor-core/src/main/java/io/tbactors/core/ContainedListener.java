@@ -39,11 +39,12 @@ final class ContainedListener implements TbActorSystemListener {
     }
 
     @Override
-    public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+    public void onActorFailure(TbActorId actorId, String dispatcher, String actorType, ActorFailure.Phase phase,
+                               ActorFailure.Outcome outcome, Throwable cause) {
         try {
-            delegate.onActorFailure(dispatcher, actorType, phase, outcome);
+            delegate.onActorFailure(actorId, dispatcher, actorType, phase, outcome, cause);
         } catch (Throwable t) {
-            runtime.callbackFailed("listener.onActorFailure", null, t);
+            runtime.callbackFailed("listener.onActorFailure", actorId, t);
         }
     }
 

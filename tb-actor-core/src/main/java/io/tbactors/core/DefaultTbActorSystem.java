@@ -5,6 +5,7 @@ import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorStoppedException;
 import io.tbactors.api.TbActorSystem;
 import io.tbactors.api.TbMailboxBound;
@@ -188,6 +189,26 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
     public <R extends TbActorMsg> CompletableFuture<R> ask(TbActorId target, Function<TbActorRef, ? extends TbActorMsg> request,
                                                            Duration timeout) {
         return asks.ask(target, request, timeout);
+    }
+
+    /**
+     * Watches an actor until it stops, as a test or a supervisor of one's own needs (Pekko's {@code watch}).
+     *
+     * @param actorId the actor to watch
+     * @return completed with the reason once the actor is destroyed, or its init gave up ({@code INIT_FAILED}: it stays
+     *     registered, refusing messages); completed exceptionally with {@link TbActorNotRegisteredException} when no
+     *     actor has the id (never created, or already stopped)
+     */
+    public CompletableFuture<TbActorStopReason> whenStopped(TbActorId actorId) {
+        CompletableFuture<TbActorStopReason> stopped = new CompletableFuture<>();
+        TbActorMailbox mailbox = runtime.actors.get(actorId);
+        if (mailbox == null) {
+            stopped.completeExceptionally(new TbActorNotRegisteredException(actorId, "Actor with id [" + actorId
+                    + "] is not registered: never created, or already stopped"));
+        } else if (!ActorTimers.addStopWatcher(mailbox, (target, reason) -> stopped.complete(reason))) {
+            stopped.complete(mailbox.currentStopReason());
+        }
+        return stopped;
     }
 
     // ---------------------------------------------------------------- broadcast

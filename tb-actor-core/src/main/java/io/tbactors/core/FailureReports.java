@@ -51,7 +51,7 @@ final class FailureReports {
             recent[(int) (reported++ % KEPT)] = record;
         }
         if (runtime.listener != null) {
-            runtime.listener.onActorFailure(dispatcher, actorType, phase, outcome);
+            runtime.listener.onActorFailure(mailbox.getSelf(), dispatcher, actorType, phase, outcome, failure);
         }
         long heldBack = warningsByType.computeIfAbsent(actorType, type -> new RateLimitedWarning(logIntervalNanos)).tryAcquire();
         if (heldBack >= 0) {

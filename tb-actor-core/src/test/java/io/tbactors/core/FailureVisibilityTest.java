@@ -32,8 +32,10 @@ class FailureVisibilityTest {
     private final DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder()
             .rateLimitedLogInterval(Duration.ofHours(1)).build(), new TbActorSystemListener() {
                 @Override
-                public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
-                    told.add(dispatcher + " " + actorType + " " + phase.tag() + " " + outcome.tag());
+                public void onActorFailure(TbActorId actorId, String dispatcher, String actorType, ActorFailure.Phase phase,
+                                           ActorFailure.Outcome outcome, Throwable cause) {
+                    told.add(actorId + " " + dispatcher + " " + actorType + " " + phase.tag() + " " + outcome.tag() + " "
+                            + cause.getClass().getSimpleName());
                 }
             });
     private final Logger logger = (Logger) LoggerFactory.getLogger(FailureReports.class);
@@ -83,7 +85,7 @@ class FailureVisibilityTest {
         assertThat(failure.outcome()).isEqualTo(ActorFailure.Outcome.RESUMED);
         assertThat(failure.exceptionClass()).isEqualTo(IllegalArgumentException.class.getName());
         assertThat(failure.message()).contains("Dispatcher 'counters' is not registered");
-        assertThat(told).containsExactly("d Parent process resumed");
+        assertThat(told).containsExactly("parent d Parent process resumed IllegalArgumentException");
         assertThat(logged.list).singleElement().satisfies(event -> {
             assertThat(event.getLevel()).isEqualTo(Level.WARN);
             assertThat(event.getFormattedMessage()).contains("[parent]", "Parent", "process", "Make", "resumes");

@@ -4,15 +4,23 @@ import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorSystem;
 import io.tbactors.api.TbStringActorId;
+import io.tbactors.core.DefaultTbActorSystem;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,12 +42,17 @@ import org.jspecify.annotations.Nullable;
 public final class TbActorProbe implements TbActorRef {
 
     private final TbActorId id;
-    private final LinkedBlockingQueue<Received> received = new LinkedBlockingQueue<>();
+    private final LinkedBlockingDeque<Received> received = new LinkedBlockingDeque<>();
+    // where tells go through a mailbox: set for a registered probe only
     private final @Nullable TbActorSystem system;
+    // the system actors are watched in (expectTerminated): the registered probe's, or the one whose probes made it
+    private final @Nullable TbActorSystem watchedIn;
+    private volatile @Nullable TbActorMsg lastTaken;
 
-    private TbActorProbe(TbActorId id, @Nullable TbActorSystem system) {
+    private TbActorProbe(TbActorId id, @Nullable TbActorSystem system, @Nullable TbActorSystem watchedIn) {
         this.id = Objects.requireNonNull(id, "id must not be null");
         this.system = system;
+        this.watchedIn = watchedIn;
     }
 
     /**
@@ -47,7 +60,12 @@ public final class TbActorProbe implements TbActorRef {
      * @return a probe that is not registered in any system: a reference that records what it is told, at once
      */
     public static TbActorProbe create(String name) {
-        return new TbActorProbe(new TbStringActorId(name), null);
+        return new TbActorProbe(new TbStringActorId(name), null, null);
+    }
+
+    /** A probe that is not registered, but can watch the actors of {@code system} ({@link #expectTerminated}). */
+    static TbActorProbe create(String name, TbActorSystem system) {
+        return new TbActorProbe(new TbStringActorId(name), null, system);
     }
 
     /**
@@ -60,7 +78,7 @@ public final class TbActorProbe implements TbActorRef {
      * @return the probe; what it is told goes through its mailbox, in the runtime's order
      */
     public static TbActorProbe spawn(TbActorSystem system, String dispatcher, TbActorId id) {
-        TbActorProbe probe = new TbActorProbe(id, system);
+        TbActorProbe probe = new TbActorProbe(id, system, system);
         system.createRootActor(dispatcher, probe.creator());
         return probe;
     }
@@ -76,7 +94,7 @@ public final class TbActorProbe implements TbActorRef {
      * @return the probe
      */
     public static TbActorProbe spawnChild(TbActorSystem system, String dispatcher, TbActorId id, TbActorId parent) {
-        TbActorProbe probe = new TbActorProbe(id, system);
+        TbActorProbe probe = new TbActorProbe(id, system, system);
         system.createChildActor(dispatcher, probe.creator(), Objects.requireNonNull(parent, "parent must not be null"));
         return probe;
     }
@@ -117,6 +135,156 @@ public final class TbActorProbe implements TbActorRef {
     }
 
     /**
+     * Takes the next message, waiting for it up to the {@linkplain TbTestKitSettings#defaultTimeout() default timeout}.
+     *
+     * @param type the type the next message must have
+     * @param <T> the type
+     * @return the message
+     * @throws AssertionError when no message arrives in time, or the next one has another type
+     */
+    public <T extends TbActorMsg> T expectMessage(Class<T> type) {
+        return expectMessage(type, TbTestKitSettings.defaultTimeout());
+    }
+
+    /**
+     * Takes the next message, which must equal {@code expected}, waiting up to the default timeout.
+     *
+     * @param expected the message expected (compared with {@code equals}: records compare by value)
+     * @param <T> its type
+     * @return the message that arrived
+     * @throws AssertionError when no message arrives in time, or the next one is another
+     */
+    public <T extends TbActorMsg> TbActorMsg expectMessage(T expected) {
+        return expectMessage(expected, TbTestKitSettings.defaultTimeout());
+    }
+
+    /**
+     * Takes the next message, which must equal {@code expected}.
+     *
+     * @param expected the message expected (compared with {@code equals}: records compare by value)
+     * @param timeout the longest wait
+     * @param <T> its type
+     * @return the message that arrived
+     * @throws AssertionError when no message arrives in time, or the next one is another
+     */
+    public <T extends TbActorMsg> TbActorMsg expectMessage(T expected, Duration timeout) {
+        Objects.requireNonNull(expected, "expected must not be null");
+        TbActorMsg next = take(timeout, "a message equal to " + describe(expected)).msg();
+        if (!expected.equals(next)) {
+            throw new AssertionError("Probe " + id + ": expected " + describe(expected) + " but got " + describe(next));
+        }
+        return next;
+    }
+
+    /**
+     * Takes the next message, which must have the type and satisfy the condition, waiting up to the default timeout.
+     *
+     * @param type the type the next message must have
+     * @param condition what it must satisfy
+     * @param <T> the type
+     * @return the message
+     * @throws AssertionError when no message arrives in time, or the next one has another type or fails the condition
+     */
+    public <T extends TbActorMsg> T expectMessage(Class<T> type, Predicate<? super T> condition) {
+        return expectMessage(type, condition, TbTestKitSettings.defaultTimeout());
+    }
+
+    /**
+     * Takes the next message, which must have the type and satisfy the condition.
+     *
+     * @param type the type the next message must have
+     * @param condition what it must satisfy
+     * @param timeout the longest wait
+     * @param <T> the type
+     * @return the message
+     * @throws AssertionError when no message arrives in time, or the next one has another type or fails the condition
+     */
+    public <T extends TbActorMsg> T expectMessage(Class<T> type, Predicate<? super T> condition, Duration timeout) {
+        Objects.requireNonNull(condition, "condition must not be null");
+        T next = expectMessage(type, timeout);
+        if (!condition.test(next)) {
+            throw new AssertionError("Probe " + id + ": got " + describe(next) + ", which does not satisfy the condition");
+        }
+        return next;
+    }
+
+    /**
+     * Skips messages until one satisfies the condition (Pekko's {@code fishForMessage}), waiting up to the default
+     * timeout for it.
+     *
+     * @param condition what the message looked for satisfies
+     * @return that message; the ones before it are dropped
+     * @throws AssertionError naming the messages skipped when none satisfies it in time
+     */
+    public TbActorMsg fishForMessage(Predicate<? super TbActorMsg> condition) {
+        return fishForMessage(condition, TbTestKitSettings.defaultTimeout());
+    }
+
+    /**
+     * Skips messages until one satisfies the condition.
+     *
+     * @param condition what the message looked for satisfies
+     * @param timeout the longest wait for it, in all
+     * @return that message; the ones before it are dropped
+     * @throws AssertionError naming the messages skipped when none satisfies it in time
+     */
+    public TbActorMsg fishForMessage(Predicate<? super TbActorMsg> condition, Duration timeout) {
+        Objects.requireNonNull(condition, "condition must not be null");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> skipped = new ArrayList<>();
+        while (true) {
+            Received next = poll(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            if (next == null) {
+                throw new AssertionError("Probe " + id + ": no message satisfying the condition within " + timeout
+                        + "; skipped " + skipped);
+            }
+            if (condition.test(next.msg())) {
+                return next.msg();
+            }
+            skipped.add(describe(next.msg()));
+        }
+    }
+
+    /**
+     * Takes messages as long as they satisfy the condition (Pekko's {@code receiveWhile}): stops at the first one that
+     * does not, which stays for the next expectation, or when no message comes within {@code idle}, or at {@code max}.
+     *
+     * @param max the longest time in all
+     * @param idle the longest wait for each next message
+     * @param condition what each message taken satisfies
+     * @return the messages taken, in order (possibly none)
+     */
+    public List<TbActorMsg> receiveWhile(Duration max, Duration idle, Predicate<? super TbActorMsg> condition) {
+        Objects.requireNonNull(condition, "condition must not be null");
+        long deadline = System.nanoTime() + max.toNanos();
+        List<TbActorMsg> taken = new ArrayList<>();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return taken;
+            }
+            Received next = poll(Duration.ofNanos(Math.min(left, idle.toNanos())));
+            if (next == null) {
+                return taken;
+            }
+            if (!condition.test(next.msg())) {
+                received.addFirst(next);
+                return taken;
+            }
+            taken.add(next.msg());
+        }
+    }
+
+    /**
+     * Checks that nothing arrives for the {@linkplain TbTestKitSettings#noMessageDuration() default quiet period}.
+     *
+     * @throws AssertionError naming the message that arrived
+     */
+    public void expectNoMessage() {
+        expectNoMessage(TbTestKitSettings.noMessageDuration());
+    }
+
+    /**
      * Takes the next message, waiting for it up to the timeout.
      *
      * @param type the type the next message must have
@@ -127,10 +295,7 @@ public final class TbActorProbe implements TbActorRef {
      */
     public <T extends TbActorMsg> T expectMessage(Class<T> type, Duration timeout) {
         Objects.requireNonNull(type, "type must not be null");
-        Received next = poll(timeout);
-        if (next == null) {
-            throw new AssertionError("Probe " + id + ": expected a " + type.getName() + " within " + timeout + " but none arrived");
-        }
+        Received next = take(timeout, "a " + type.getName());
         if (!type.isInstance(next.msg())) {
             throw new AssertionError("Probe " + id + ": expected a " + type.getName() + " but got " + describe(next.msg()));
         }
@@ -177,6 +342,101 @@ public final class TbActorProbe implements TbActorRef {
     }
 
     /**
+     * Takes the next {@code n} messages, waiting up to the default timeout for all of them.
+     *
+     * @param n how many, at least 1
+     * @return the messages in the order they arrived
+     * @throws AssertionError naming the messages that did arrive when fewer than {@code n} arrive in time
+     */
+    public List<TbActorMsg> receiveN(int n) {
+        return receiveN(n, TbTestKitSettings.defaultTimeout());
+    }
+
+    /**
+     * Waits until the actor stops (Pekko's {@code expectTerminated}): it is destroyed, or its init gives up. An actor
+     * that is no longer registered when this is called counts as stopped.
+     *
+     * @param actor the actor watched
+     * @return why it stopped, or null when it was gone before this call
+     * @throws AssertionError when it is still running after the default timeout
+     */
+    public @Nullable TbActorStopReason expectTerminated(TbActorRef actor) {
+        return expectTerminated(actor, TbTestKitSettings.defaultTimeout());
+    }
+
+    /**
+     * Waits until the actor stops: it is destroyed, or its init gives up.
+     *
+     * @param actor the actor watched
+     * @param timeout the longest wait
+     * @return why it stopped, or null when it was gone before this call
+     * @throws AssertionError when it is still running after the timeout
+     * @throws IllegalStateException when this probe knows no actor system (made by {@link #create(String)})
+     */
+    public @Nullable TbActorStopReason expectTerminated(TbActorRef actor, Duration timeout) {
+        Objects.requireNonNull(actor, "actor must not be null");
+        if (!(watchedIn instanceof DefaultTbActorSystem watched)) {
+            throw new IllegalStateException("Probe " + id + " knows no actor system to watch " + actor.getActorId() + " in: make "
+                    + "it with TbTestActorSystem.probes() (create, spawn or spawnChild) instead of TbActorProbe.create(name)");
+        }
+        try {
+            return watched.whenStopped(actor.getActorId()).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TbActorNotRegisteredException) {
+                return null;
+            }
+            throw new AssertionError("Probe " + id + ": watching " + actor.getActorId() + " failed", e.getCause());
+        } catch (TimeoutException e) {
+            throw new AssertionError("Probe " + id + ": expected " + actor.getActorId() + " to stop within " + timeout
+                    + " but it still runs");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Probe " + id + ": interrupted while watching " + actor.getActorId(), e);
+        }
+    }
+
+    /** @return the last message an expectation took, or null when none was taken yet */
+    public @Nullable TbActorMsg lastMessage() {
+        return lastTaken;
+    }
+
+    /**
+     * Answers the last message an expectation took, through the reference it carries for its answer (a record
+     * component or no-argument method returning a {@link TbActorRef}, such as an ask's {@code replyTo}): actors here
+     * have no implicit sender, so the request names where the answer goes.
+     *
+     * @param answer what to tell
+     * @throws IllegalStateException when no message was taken yet, or the last one carries no {@code TbActorRef}
+     */
+    public void reply(TbActorMsg answer) {
+        Objects.requireNonNull(answer, "answer must not be null");
+        TbActorMsg last = lastTaken;
+        if (last == null) {
+            throw new IllegalStateException("Probe " + id + ": no message taken yet, so nothing to reply to");
+        }
+        replyToOf(last).tell(answer);
+    }
+
+    private TbActorRef replyToOf(TbActorMsg msg) {
+        for (Method method : msg.getClass().getMethods()) {
+            if (method.getParameterCount() == 0 && TbActorRef.class.isAssignableFrom(method.getReturnType())
+                    && !Modifier.isStatic(method.getModifiers())) {
+                try {
+                    Object ref = method.invoke(msg);
+                    if (ref != null) {
+                        return (TbActorRef) ref;
+                    }
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("Probe " + id + ": could not read " + method.getName() + "() of "
+                            + describe(msg), e);
+                }
+            }
+        }
+        throw new IllegalStateException("Probe " + id + ": the last message " + describe(msg) + " carries no TbActorRef to "
+                + "reply to (a record component or a no-argument public method returning one)");
+    }
+
+    /**
      * Takes the next message with how it was told, waiting for it up to the timeout.
      *
      * @param timeout the longest wait
@@ -184,9 +444,23 @@ public final class TbActorProbe implements TbActorRef {
      * @throws AssertionError when no message arrives in time
      */
     public Received expectReceived(Duration timeout) {
+        return take(timeout, "a message");
+    }
+
+    /**
+     * Takes the next message with how it was told, waiting up to the default timeout.
+     *
+     * @return the message and its priority
+     * @throws AssertionError when no message arrives in time
+     */
+    public Received expectReceived() {
+        return expectReceived(TbTestKitSettings.defaultTimeout());
+    }
+
+    private Received take(Duration timeout, String what) {
         Received next = poll(timeout);
         if (next == null) {
-            throw new AssertionError("Probe " + id + ": expected a message within " + timeout + " but none arrived");
+            throw new AssertionError("Probe " + id + ": expected " + what + " within " + timeout + " but none arrived");
         }
         return next;
     }
@@ -202,7 +476,11 @@ public final class TbActorProbe implements TbActorRef {
             throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
         }
         try {
-            return received.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            Received next = received.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (next != null) {
+                lastTaken = next.msg();
+            }
+            return next;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("Probe " + id + ": interrupted while waiting for a message", e);

@@ -28,7 +28,7 @@ public class TbActorProbes {
      * @return a probe not registered in the system, to pass as a reply-to or subscriber
      */
     public TbActorProbe create(String name) {
-        return TbActorProbe.create(name);
+        return TbActorProbe.create(name, system);
     }
 
     /**

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Gives each test a fresh {@link TbTestActorSystem} and, after the test, stops it and fails the test when
  *
  * <ul>
+ *   <li>an actor's {@code init} or {@code process} threw and the test did not declare it
+ *       ({@link TbTestActorSystem#expectFailure}, {@link TbTestActorSystem#allowFailures()}); the first such exception
+ *       is the cause of the failure, and a declared failure that never happened fails the test too;</li>
  *   <li>a message reached no actor (a dead letter; call {@link TbTestActorSystem#allowDeadLetters()} when the test
  *       means to produce them);</li>
  *   <li>a message was lost: told to an actor but, once the system stopped, neither processed nor reported back to its
@@ -130,12 +133,23 @@ public final class TbActorSystemExtension implements BeforeEachCallback, AfterEa
             problems.add(deadLetters.size() + " message(s) reached no actor (call allowDeadLetters() if the test means that): "
                     + deadLetters.stream().limit(10).map(TbActorSystemExtension::describe).toList());
         }
+        List<RecordedFailure> undeclared = kit.undeclaredFailures();
+        Throwable firstCause = undeclared.isEmpty() ? null : undeclared.get(0).cause();
+        if (!undeclared.isEmpty()) {
+            problems.add(undeclared.size() + " failure(s) of actors the test did not declare (expectFailure(type) or "
+                    + "allowFailures() if the test means them): " + undeclared.stream().limit(10).toList());
+        }
+        List<Class<? extends Throwable>> missing = kit.expectedFailuresThatNeverHappened();
+        if (!missing.isEmpty()) {
+            problems.add("failure(s) declared by expectFailure never happened: " + missing.stream().map(Class::getName).toList());
+        }
         List<String> threads = leftoverThreads(before == null ? Set.of() : before);
         if (!threads.isEmpty()) {
             problems.add("thread(s) started during the test are still alive " + threadGrace + " after the stop: " + threads);
         }
         if (!problems.isEmpty()) {
-            throw new AssertionError("The test's actor system was left in a bad state:\n - " + String.join("\n - ", problems));
+            throw new AssertionError("The test's actor system was left in a bad state:\n - " + String.join("\n - ", problems),
+                    firstCause);
         }
     }
 

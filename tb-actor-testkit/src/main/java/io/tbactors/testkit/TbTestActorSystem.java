@@ -11,11 +11,14 @@ import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageFateObserver;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -58,6 +61,9 @@ public final class TbTestActorSystem implements AutoCloseable {
     private final List<DeadLetter> deadLetters = Collections.synchronizedList(new ArrayList<>());
     private final MessageLedger ledger;
     private volatile boolean deadLettersAllowed;
+    private final FailureRecorder failures;
+    private final List<Class<? extends Throwable>> expectedFailures = new CopyOnWriteArrayList<>();
+    private volatile boolean failuresAllowed;
 
     private TbTestActorSystem(Builder builder) {
         this.mode = builder.mode;
@@ -73,11 +79,19 @@ public final class TbTestActorSystem implements AutoCloseable {
         TbMessageFateObserver own = settings.build().getMessageFateObserver();
         this.ledger = new MessageLedger(own);
         settings.messageFateObserver(ledger);
-        this.system = new DefaultTbActorSystem(settings.build(), builder.listener);
-        if (mode == Mode.THREADS) {
-            system.createDispatcher(DEFAULT_DISPATCHER, DispatcherKind.FORK_JOIN, builder.threads);
-        } else {
-            system.createDispatcher(DEFAULT_DISPATCHER, dispatcher != null ? dispatcher : new CallingThreadExecutor());
+        this.failures = new FailureRecorder(builder.listener);
+        this.system = new DefaultTbActorSystem(settings.build(), failures);
+        @Nullable ExecutorService turns = mode == Mode.THREADS ? null : dispatcher != null ? dispatcher : new CallingThreadExecutor();
+        List<String> names = new ArrayList<>();
+        names.add(DEFAULT_DISPATCHER);
+        names.addAll(builder.dispatchers);
+        for (String name : names) {
+            if (turns == null) {
+                system.createDispatcher(name, DispatcherKind.FORK_JOIN, builder.threads);
+            } else {
+                // one queue (or the calling thread) for every dispatcher, so the test steps them all alike
+                system.createDispatcher(name, turns);
+            }
         }
         system.addDeadLetterListener(deadLetters::add);
         this.probes = new TbActorProbes(system, DEFAULT_DISPATCHER);
@@ -217,6 +231,43 @@ public final class TbTestActorSystem implements AutoCloseable {
         return ledger.settledTwice();
     }
 
+    /**
+     * @return the failures of actors' {@code init} and {@code process} so far, with their exceptions; the
+     *     {@link TbActorSystemExtension} fails a test for each one it did not declare
+     */
+    public List<RecordedFailure> failures() {
+        return failures.failures();
+    }
+
+    /**
+     * Declares that actors of this test fail with this exception on purpose (Pekko's {@code EventFilter}): such
+     * failures do not fail the test, and {@link TbActorSystemExtension} fails it if none happened.
+     *
+     * @param type the exception's type (subtypes match too)
+     */
+    public void expectFailure(Class<? extends Throwable> type) {
+        expectedFailures.add(Objects.requireNonNull(type, "type must not be null"));
+    }
+
+    /** Tells {@link TbActorSystemExtension} that any failure of actors in this test is fine. */
+    public void allowFailures() {
+        failuresAllowed = true;
+    }
+
+    /** @return the failures neither declared by {@link #expectFailure} nor allowed by {@link #allowFailures()} */
+    public List<RecordedFailure> undeclaredFailures() {
+        if (failuresAllowed) {
+            return List.of();
+        }
+        return failures().stream().filter(f -> expectedFailures.stream().noneMatch(type -> type.isInstance(f.cause()))).toList();
+    }
+
+    /** @return the types declared by {@link #expectFailure} that no failure had */
+    public List<Class<? extends Throwable>> expectedFailuresThatNeverHappened() {
+        List<RecordedFailure> seen = failures();
+        return expectedFailures.stream().filter(type -> seen.stream().noneMatch(f -> type.isInstance(f.cause()))).toList();
+    }
+
     /** Tells {@link TbActorSystemExtension} that this test produces dead letters on purpose. */
     public void allowDeadLetters() {
         deadLettersAllowed = true;
@@ -269,6 +320,7 @@ public final class TbTestActorSystem implements AutoCloseable {
         private int threads = 2;
         private Consumer<TbActorSystemSettings.Builder> settings = builder -> { };
         private TbActorSystemListener listener = TbActorSystemListener.NOOP;
+        private final List<String> dispatchers = new ArrayList<>();
 
         private Builder() {
         }
@@ -295,6 +347,28 @@ public final class TbTestActorSystem implements AutoCloseable {
          */
         public Builder settings(Consumer<TbActorSystemSettings.Builder> value) {
             this.settings = Objects.requireNonNull(value, "settings must not be null");
+            return this;
+        }
+
+        /**
+         * Registers more dispatchers under the names the application's actors use (say {@code "counters"} for
+         * {@code getOrCreateChildActor(id, () -> "counters", ...)}), of the same kind as the default one: in
+         * the manual modes they share its queue, so the test steps every actor alike.
+         *
+         * @param names dispatcher names, not blank, not {@value TbTestActorSystem#DEFAULT_DISPATCHER}, each once
+         * @return this
+         */
+        public Builder dispatchers(String... names) {
+            for (String name : names) {
+                if (name == null || name.isBlank()) {
+                    throw new IllegalArgumentException("Dispatcher names must not be null or blank, got " + Arrays.toString(names));
+                }
+                if (name.equals(DEFAULT_DISPATCHER) || dispatchers.contains(name)) {
+                    throw new IllegalArgumentException("Dispatcher '" + name + "' is named twice: '" + DEFAULT_DISPATCHER
+                            + "' always exists, and each other name may be given once");
+                }
+                dispatchers.add(name);
+            }
             return this;
         }
 

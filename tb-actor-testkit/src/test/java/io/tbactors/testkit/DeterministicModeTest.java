@@ -70,6 +70,7 @@ class DeterministicModeTest {
 
     @Test
     void initRetriesFollowTheActorsDelaysOnTheManualClock(TbTestActorSystem actors) {
+        actors.expectFailure(TbActorException.class);
         AtomicInteger attempts = new AtomicInteger();
         TbActorRef ref = actors.createRootActor(TbActorCreators.of("flaky", () -> new AbstractTbActor() {
             @Override

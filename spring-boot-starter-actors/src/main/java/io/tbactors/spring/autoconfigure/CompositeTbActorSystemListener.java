@@ -42,9 +42,10 @@ final class CompositeTbActorSystemListener implements TbActorSystemListener {
     }
 
     @Override
-    public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+    public void onActorFailure(TbActorId actorId, String dispatcher, String actorType, ActorFailure.Phase phase,
+                               ActorFailure.Outcome outcome, Throwable cause) {
         for (TbActorSystemListener listener : listeners) {
-            listener.onActorFailure(dispatcher, actorType, phase, outcome);
+            listener.onActorFailure(actorId, dispatcher, actorType, phase, outcome, cause);
         }
     }
 

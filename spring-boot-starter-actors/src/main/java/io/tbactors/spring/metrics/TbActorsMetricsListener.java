@@ -63,7 +63,8 @@ public class TbActorsMetricsListener implements TbActorSystemListener {
     }
 
     @Override
-    public void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+    public void onActorFailure(TbActorId actorId, String dispatcher, String actorType, ActorFailure.Phase phase,
+                               ActorFailure.Outcome outcome, Throwable cause) {
         // rare: a lookup by tags in the registry is cheap enough, and a failure's meter exists only once it happened
         Counter.builder(TbActorsMeterNames.FAILURES)
                 .description("Failures of actors' init and process, by what the runtime did about them")

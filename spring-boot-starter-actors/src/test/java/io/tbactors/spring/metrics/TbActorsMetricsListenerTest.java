@@ -3,6 +3,7 @@ package io.tbactors.spring.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbStringActorId;
@@ -41,9 +42,11 @@ class TbActorsMetricsListenerTest {
     void failuresOfActorsAreCountedByTypePhaseAndOutcome() {
         TbActorsMetricsListener listener = new TbActorsMetricsListener(registry, false);
 
-        listener.onActorFailure("d", "DeviceActor", ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED);
-        listener.onActorFailure("d", "DeviceActor", ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED);
-        listener.onActorFailure("d", "DeviceActor", ActorFailure.Phase.INIT, ActorFailure.Outcome.GAVE_UP);
+        TbActorId device = new TbStringActorId("device-1");
+        IllegalStateException boom = new IllegalStateException("boom");
+        listener.onActorFailure(device, "d", "DeviceActor", ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED, boom);
+        listener.onActorFailure(device, "d", "DeviceActor", ActorFailure.Phase.PROCESS, ActorFailure.Outcome.RESUMED, boom);
+        listener.onActorFailure(device, "d", "DeviceActor", ActorFailure.Phase.INIT, ActorFailure.Outcome.GAVE_UP, boom);
 
         assertThat(registry.get(TbActorsMeterNames.FAILURES).tags("actor.type", "DeviceActor", "phase", "process", "outcome", "resumed")
                 .counter().count()).isEqualTo(2.0);

@@ -42,12 +42,15 @@ public interface TbActorSystemListener {
     /**
      * An actor's {@code init} or {@code process} threw, and the runtime did what its failure strategy said.
      *
+     * @param actorId the actor (not for metric tags: one time series per actor would be too many)
      * @param dispatcher the actor's dispatcher
      * @param actorType the actor's class name
      * @param phase which callback failed
      * @param outcome what the runtime did
+     * @param cause what the callback threw
      */
-    default void onActorFailure(String dispatcher, String actorType, ActorFailure.Phase phase, ActorFailure.Outcome outcome) {
+    default void onActorFailure(TbActorId actorId, String dispatcher, String actorType, ActorFailure.Phase phase,
+                                ActorFailure.Outcome outcome, Throwable cause) {
     }
 
     /**
