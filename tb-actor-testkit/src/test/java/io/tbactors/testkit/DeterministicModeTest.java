@@ -70,7 +70,9 @@ class DeterministicModeTest {
 
     @Test
     void initRetriesFollowTheActorsDelaysOnTheManualClock(TbTestActorSystem actors) {
-        actors.expectFailure(TbActorException.class);
+        // example: declare-failure
+        actors.expectFailure(TbActorException.class);   // the test fails if no such failure happened
+        // end example
         AtomicInteger attempts = new AtomicInteger();
         TbActorRef ref = actors.createRootActor(TbActorCreators.of("flaky", () -> new AbstractTbActor() {
             @Override

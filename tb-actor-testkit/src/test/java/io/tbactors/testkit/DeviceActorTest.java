@@ -12,9 +12,9 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The example of the testkit's README, as it is written there. */
+/** A device actor keeps its last reading, reports each to its parent and reports itself offline after five silent minutes. */
 @ExtendWith(TbActorSystemExtension.class)
-class ReadmeExampleTest {
+class DeviceActorTest {
 
     record Reading(double value) implements TbActorMsg {
     }
