@@ -12,13 +12,16 @@ import io.tbactors.core.observe.DeadLetter;
 import io.tbactors.core.observe.DeadLetterReason;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The actors of a system by id: creation (one creator call per live id), lookup, telling by id, and the live count
@@ -36,9 +39,26 @@ final class ActorRegistry {
     /** Actors whose stop was requested and that are not destroyed yet: no longer registered, still holding messages. */
     private final Set<TbActorMailbox> stopping = ConcurrentHashMap.newKeySet();
     private final Object stopMonitor = new Object();
+    /** Actors destroyed so far, by the reason of their stop. */
+    private final Map<TbActorStopReason, LongAdder> destroyedByReason = new EnumMap<>(TbActorStopReason.class);
 
     ActorRegistry(ActorRuntime runtime) {
         this.runtime = runtime;
+        for (TbActorStopReason reason : TbActorStopReason.values()) {
+            destroyedByReason.put(reason, new LongAdder());
+        }
+    }
+
+    /** @return actors destroyed so far by the reason of their stop, reasons that never happened left out */
+    Map<TbActorStopReason, Long> destroyedByReason() {
+        Map<TbActorStopReason, Long> counts = new EnumMap<>(TbActorStopReason.class);
+        destroyedByReason.forEach((reason, count) -> {
+            long n = count.sum();
+            if (n > 0) {
+                counts.put(reason, n);
+            }
+        });
+        return counts;
     }
 
     TbActorMailbox get(TbActorId actorId) {
@@ -160,6 +180,7 @@ final class ActorRegistry {
 
     void onDestroyed(TbActorMailbox mailbox, TbActorStopReason reason, boolean actorExisted) {
         stopping.remove(mailbox);
+        destroyedByReason.get(reason).increment();
         if (actorExisted) {
             mailbox.dispatcher().actorRemoved();
             if (runtime.listener != null) {

@@ -325,6 +325,11 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
         return runtime.failures.recent();
     }
 
+    @Override
+    public Map<TbActorStopReason, Long> getStopCountsByReason() {
+        return runtime.actors.destroyedByReason();
+    }
+
     /** @return messages that were not processed and were told why */
     public long getNotProcessedCount() {
         return runtime.deadLetters.notProcessedCount();

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.tbactors.api.AbstractTbActor;
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorNotRegisteredException;
 import io.tbactors.api.TbActorRef;
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.observe.ActorFailure;
 import io.tbactors.core.observe.ActorStats;
@@ -74,6 +76,46 @@ class ActorsEndpointsTest {
                 assertThat(failure.message()).isEqualTo("sensor offline");
                 assertThat(failure.time()).isNotNull();
             });
+        }
+    }
+
+    @Test
+    void theEventsEndpointListsRecentFailuresDeadLettersAndStopsByReason() {
+        try (BlockingActorSystem actors = new BlockingActorSystem()) {
+            TbActorsEventsEndpoint endpoint = new TbActorsEventsEndpoint(actors.system);
+            TbActorRef failing = actors.system.createRootActor("side", TbActorCreators.of(new TbStringActorId("failing"),
+                    () -> new AbstractTbActor() {
+                        @Override
+                        public boolean process(TbActorMsg msg) {
+                            throw new IllegalStateException("sensor offline");
+                        }
+                    }));
+            failing.tell(new TbActorMsg() { });
+            await().until(() -> endpoint.events().failures() == 1);
+            actors.system.stop(new TbStringActorId("failing"));
+            try {
+                actors.system.tell(new TbStringActorId("nobody"), new TbActorMsg() { });
+            } catch (TbActorNotRegisteredException expected) {
+                // a dead letter
+            }
+
+            await().until(() -> endpoint.events().stopsByReason().getOrDefault(TbActorStopReason.STOPPED, 0L) == 1L);
+            TbActorsEventsEndpoint.EventsDescriptor events = endpoint.events();
+            assertThat(events.failures()).isEqualTo(1);
+            assertThat(events.recentFailures()).singleElement().extracting(ActorFailure::message).isEqualTo("sensor offline");
+            assertThat(events.deadLetters()).isEqualTo(1);
+            assertThat(events.recentDeadLetters()).singleElement().satisfies(letter -> {
+                assertThat(letter.target()).isEqualTo("nobody");
+                assertThat(letter.reason()).isEqualTo("NOT_REGISTERED");
+                assertThat(letter.time()).isNotNull();
+            });
+            endpoint.destroy();
+            try {
+                actors.system.tell(new TbStringActorId("nobody"), new TbActorMsg() { });
+            } catch (TbActorNotRegisteredException expected) {
+                // no longer recorded
+            }
+            assertThat(endpoint.events().deadLetters()).as("unsubscribed when destroyed").isEqualTo(1);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tbactors.core.observe;
 
+import io.tbactors.api.TbActorStopReason;
 import io.tbactors.core.dispatch.Dispatcher;
 import java.time.Duration;
 import java.util.List;
@@ -53,6 +54,11 @@ public interface TbActorSystemIntrospection {
     /** @return the last failures of actors' {@code init} and {@code process} (a few dozen at most), oldest first */
     default List<ActorFailure> getRecentFailures() {
         return List.of();
+    }
+
+    /** @return actors destroyed so far, by the reason of their stop (reasons that never happened left out) */
+    default Map<TbActorStopReason, Long> getStopCountsByReason() {
+        return Map.of();
     }
 
     /** @return a view of each dispatcher, sorted by name */

@@ -4,6 +4,7 @@ import io.tbactors.core.observe.TbActorSystemIntrospection;
 import io.tbactors.spring.ActorSystemContext;
 import io.tbactors.spring.actuate.TbActorsDispatchersEndpoint;
 import io.tbactors.spring.actuate.TbActorsEndpoint;
+import io.tbactors.spring.actuate.TbActorsEventsEndpoint;
 import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -14,7 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * The {@code tbactors} and {@code tbactorsdispatchers} actuator endpoints, each created only when exposed and when
+ * The {@code tbactors}, {@code tbactorsdispatchers} and {@code tbactorsevents} actuator endpoints, each created only when exposed and when
  * the actor system offers {@link TbActorSystemIntrospection}.
  */
 @AutoConfiguration(after = TbActorsAutoConfiguration.class,
@@ -38,5 +39,12 @@ public final class TbActorsEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     TbActorsEndpoint tbActorsEndpoint(TbActorSystemIntrospection actorSystem, ActorSystemContext actorSystemContext) {
         return new TbActorsEndpoint(actorSystem, actorSystemContext);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    TbActorsEventsEndpoint tbActorsEventsEndpoint(TbActorSystemIntrospection actorSystem) {
+        return new TbActorsEventsEndpoint(actorSystem);
     }
 }

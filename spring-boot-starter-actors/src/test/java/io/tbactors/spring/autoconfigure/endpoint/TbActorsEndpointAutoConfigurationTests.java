@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tbactors.spring.actuate.TbActorsDispatchersEndpoint;
 import io.tbactors.spring.actuate.TbActorsEndpoint;
+import io.tbactors.spring.actuate.TbActorsEventsEndpoint;
 import io.tbactors.spring.autoconfigure.TbActorsAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -18,11 +19,11 @@ class TbActorsEndpointAutoConfigurationTests {
 
     @Test
     void theEndpointsExistOnlyWhenExposedUnderTheirPrefixedIds() {
-        runner.withPropertyValues("management.endpoints.web.exposure.include=tbactorsdispatchers,tbactors")
+        runner.withPropertyValues("management.endpoints.web.exposure.include=tbactorsdispatchers,tbactors,tbactorsevents")
                 .run(context -> assertThat(context).hasSingleBean(TbActorsDispatchersEndpoint.class)
-                        .hasSingleBean(TbActorsEndpoint.class));
+                        .hasSingleBean(TbActorsEndpoint.class).hasSingleBean(TbActorsEventsEndpoint.class));
         runner.run(context -> assertThat(context).doesNotHaveBean(TbActorsDispatchersEndpoint.class)
-                .doesNotHaveBean(TbActorsEndpoint.class));
+                .doesNotHaveBean(TbActorsEndpoint.class).doesNotHaveBean(TbActorsEventsEndpoint.class));
     }
 
     @Test
@@ -36,6 +37,7 @@ class TbActorsEndpointAutoConfigurationTests {
     void theEndpointIdsArePrefixedSoTheyCannotCollideWithAnotherLibrarys() {
         assertThat(TbActorsEndpoint.class.getAnnotation(Endpoint.class).id()).isEqualTo("tbactors");
         assertThat(TbActorsDispatchersEndpoint.class.getAnnotation(Endpoint.class).id()).isEqualTo("tbactorsdispatchers");
+        assertThat(TbActorsEventsEndpoint.class.getAnnotation(Endpoint.class).id()).isEqualTo("tbactorsevents");
     }
 
     @Test
