@@ -8,7 +8,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 
 /**
  * A message for one entity, delivered to the root actor of the node that owns the entity's partition. The root
@@ -29,18 +28,18 @@ public final class TbEntityMsg implements TbActorMsg {
     private final int partition;
     private final boolean remote;
     private final Completion completion;
-    private final BooleanSupplier current;
+    private final TbOwnershipEpoch epoch;
     private final AtomicBoolean completed = new AtomicBoolean();
 
     TbEntityMsg(String entityType, UUID entityId, TbActorMsg payload, int partition, boolean remote, Completion completion,
-                BooleanSupplier current) {
+                TbOwnershipEpoch epoch) {
         this.entityType = entityType;
         this.entityId = entityId;
         this.payload = payload;
         this.partition = partition;
         this.remote = remote;
         this.completion = completion;
-        this.current = current;
+        this.epoch = epoch;
     }
 
     /**
@@ -70,7 +69,7 @@ public final class TbEntityMsg implements TbActorMsg {
             public void notProcessed(TbActorStopReason reason) {
                 onNotProcessed.run();
             }
-        }, () -> true);
+        }, TbOwnershipEpoch.unclustered());
     }
 
     /** @return the entity's type, such as {@code DEVICE} */
@@ -104,17 +103,27 @@ public final class TbEntityMsg implements TbActorMsg {
     }
 
     /**
-     * @return whether this node gave the entity's partition up after the message was handed over: another node owns
-     *     the entity now and gets the message too (from Kafka, or re-sent there), so processing it here would
-     *     process it twice and race the new owner
+     * @return the ownership of the entity's partition this message was handed over in. Check it where the work has its
+     *     effect (right before a write), and hand it to asynchronous work that writes later: the partition may move while
+     *     the work runs, and a write by the old owner would race the new one's
+     */
+    public TbOwnershipEpoch getOwnershipEpoch() {
+        return epoch;
+    }
+
+    /**
+     * @return whether the message's {@linkplain #getOwnershipEpoch() ownership epoch} is no longer current: this node
+     *     gave the entity's partition up after the message was handed over (or the process was paused long enough that
+     *     the group may have given it away), another node owns the entity now and gets the message too (from Kafka, or
+     *     re-sent there), so processing it here would process it twice and race the new owner
      */
     public boolean isObsolete() {
-        return !current.getAsBoolean();
+        return !epoch.isCurrent();
     }
 
     /**
      * Completes an obsolete message as not processed, so that it is left to the entity's new owner. Call it first
-     * thing in the actors that handle envelopes, the root included:
+     * thing in the actors that handle envelopes, the root included, and again right before the work's write:
      *
      * <pre>{@code
      * if (entityMsg.discardIfObsolete()) {

@@ -60,7 +60,8 @@ class FencingIntegrationTest extends BrokerPerClass {
                     return owned > 0 && owned < ClusterNode.PARTITIONS && survivor.isActive();
                 });
                 PostingDevices devices = new PostingDevices(16, Integer.MAX_VALUE);
-                List<Future<?>> posting = devices.post(senders, survivor);
+                // each device waits for its reading to be stored (200), so the paused node has no backlog to catch up on
+                List<Future<?>> posting = devices.post(senders, seq -> survivor, true);
                 await().atMost(WAIT).until(() -> ReadingStore.readJournalLines(journal).size() > 100);
 
                 signal("STOP", paused);

@@ -277,8 +277,10 @@ class RealFailureIntegrationTest extends BrokerPerClass {
 
             await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().isEmpty());
             Duration fencedAfter = Duration.ofNanos(System.nanoTime() - stoppedAt);
-            log.info("Fenced {} after the broker stopped (session timeout 6 s)", fencedAfter);
-            assertThat(fencedAfter).as("not before the session timeout").isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+            log.info("Fenced {} after the broker stopped (session timeout 6 s, heartbeat interval 500 ms)", fencedAfter);
+            // the heartbeat metric counts from the last heartbeat sent: the node fences itself a heartbeat interval (500 ms)
+            // and a second before the session timeout, so as not to be late, but not before
+            assertThat(fencedAfter).as("not before the session timeout less 1.5 s").isGreaterThanOrEqualTo(Duration.ofMillis(4000));
             assertThat(node.router().isLocal(device)).as("local processing stopped").isFalse();
             await().atMost(WAIT).until(() -> store.stoppedOn("A").stream().anyMatch(id -> id.toString().endsWith(device.toString())));
             assertThat(node.member().getFencedCount()).isEqualTo(1);
