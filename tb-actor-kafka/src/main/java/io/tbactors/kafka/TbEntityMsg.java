@@ -54,7 +54,25 @@ public final class TbEntityMsg implements TbActorMsg {
      */
     public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, Runnable onProcessed,
                                  Runnable onNotProcessed) {
-        return new TbEntityMsg(entityType, entityId, payload, -1, false, new Completion() {
+        return of(entityType, entityId, payload, TbOwnershipEpoch.unclustered(), onProcessed, onNotProcessed);
+    }
+
+    /**
+     * An envelope of the given ownership epoch that only reports to the given callbacks; for tests of actors that
+     * check the epoch.
+     *
+     * @param entityType the entity's type
+     * @param entityId the entity's id
+     * @param payload the message for the entity
+     * @param epoch the ownership it was handed over in, see {@link TbOwnershipEpoch#of}
+     * @param onProcessed run on {@link #onProcessed()}
+     * @param onNotProcessed run on {@link #onFailure} and {@link #onTbActorStopped}
+     * @return the envelope
+     */
+    public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, TbOwnershipEpoch epoch, Runnable onProcessed,
+                                 Runnable onNotProcessed) {
+        Objects.requireNonNull(epoch, "epoch must not be null");
+        return new TbEntityMsg(entityType, entityId, payload, epoch.getPartition(), false, new Completion() {
             @Override
             public void processed() {
                 onProcessed.run();
@@ -69,7 +87,7 @@ public final class TbEntityMsg implements TbActorMsg {
             public void notProcessed(TbActorStopReason reason) {
                 onNotProcessed.run();
             }
-        }, TbOwnershipEpoch.unclustered());
+        }, epoch);
     }
 
     /** @return the entity's type, such as {@code DEVICE} */

@@ -1,5 +1,6 @@
 package io.tbactors.kafka;
 
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -35,6 +36,18 @@ public final class TbOwnershipEpoch {
         this.partition = partition;
         this.generation = generation;
         this.current = current;
+    }
+
+    /**
+     * An epoch whose currency the given supplier tells; for tests of code that checks epochs.
+     *
+     * @param partition the partition
+     * @param generation which assignment of the partition
+     * @param current whether the epoch is current, asked at each {@link #isCurrent()}
+     * @return the epoch
+     */
+    public static TbOwnershipEpoch of(int partition, int generation, BooleanSupplier current) {
+        return new TbOwnershipEpoch(partition, generation, Objects.requireNonNull(current, "current must not be null"));
     }
 
     /** @return the epoch of a message not routed by partition (clustering off, tests): always current */
