@@ -99,11 +99,15 @@ public class KafkaClusterMember implements SmartLifecycle {
     private volatile KafkaTbNodeChannel replies;
     private final LongAdder fenced = new LongAdder();
     private final long sessionTimeoutMillis;
-    /** How long without a heartbeat sent before the node fences itself: the group may expire it a heartbeat earlier. */
+    /** How long without Kafka's answer before the node fences itself, a heartbeat interval and a second within the session. */
     private final long silenceLimitMillis;
     private final OwnershipLease lease;
     /** Fenced, and waiting for Kafka to confirm the membership by a rejoin. */
     private boolean awaitingRejoin;
+    /** When Kafka last answered: a heartbeat answered, a rejoin or a commit it accepted (consumer thread only). */
+    private long confirmedNanos = System.nanoTime();
+    /** The consumer's count of heartbeats answered when last read. */
+    private double heartbeatsAnswered = -1;
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
     private volatile int partitionCount;
@@ -134,7 +138,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deadLetters = deadLetters;
         this.sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
         long heartbeatIntervalMillis = clientMillis(properties, "heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MILLIS);
-        // the heartbeat metric counts whole seconds from the last heartbeat sent, which may never have been answered
+        // the answer is seen at the next poll, and the coordinator got the heartbeat a little before it answered
         this.silenceLimitMillis = Math.max(1000, sessionTimeoutMillis - heartbeatIntervalMillis - 1000);
         this.lease = OwnershipLease.forSession(sessionTimeoutMillis, heartbeatIntervalMillis);
         for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
@@ -482,15 +486,25 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /**
      * Fencing, when the coordinator cannot be reached: a consumer cut off from Kafka keeps its assignment, and polls
-     * nothing, while the group gives its partitions to other nodes once the session timeout has passed. The heartbeat
-     * metric counts from the last heartbeat sent, not answered: the node fences itself a heartbeat interval and a second
-     * before the session timeout.
+     * nothing, while the group gives its partitions to other nodes once the session timeout has passed. What counts is
+     * Kafka's answer, never a request sent (a heartbeat "sent" to a broker that is gone counts in the consumer's
+     * {@code last-heartbeat-seconds-ago}): heartbeats answered (the consumer's {@code heartbeat-total}, recorded on each
+     * response), a rejoin, a commit Kafka accepted. With none for the session timeout less a heartbeat interval and a
+     * second, the node fences itself.
      */
     private void fenceIfSilent() {
-        double secondsAgo = lastHeartbeatSecondsAgo();
-        if (secondsAgo >= 0 && secondsAgo * 1000 >= silenceLimitMillis) {
-            fence("No heartbeat was sent to the coordinator of group '" + properties.getGroupId() + "' for " + (long) secondsAgo
-                    + " s (session timeout " + sessionTimeoutMillis + " ms)");
+        double answered = heartbeatsAnswered();
+        if (answered < 0) {
+            return;
+        }
+        if (answered > heartbeatsAnswered) {
+            heartbeatsAnswered = answered;
+            confirmedNanos = System.nanoTime();
+        }
+        long silentMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - confirmedNanos);
+        if (silentMillis >= silenceLimitMillis) {
+            fence("Kafka has answered no heartbeat, commit or rejoin of group '" + properties.getGroupId() + "' for " + silentMillis
+                    + " ms (session timeout " + sessionTimeoutMillis + " ms)");
         }
     }
 
@@ -596,10 +610,11 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
     }
 
-    private double lastHeartbeatSecondsAgo() {
+    /** @return the heartbeats the coordinator has answered since the consumer started, or -1 when not known */
+    private double heartbeatsAnswered() {
         try {
             for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
-                if ("last-heartbeat-seconds-ago".equals(metric.getKey().name())
+                if ("heartbeat-total".equals(metric.getKey().name()) && metric.getKey().group().endsWith("coordinator-metrics")
                         && metric.getValue().metricValue() instanceof Number value) {
                     return value.doubleValue();
                 }
@@ -686,6 +701,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (sync) {
             try {
                 commitSync(offsets);
+                confirmedNanos = System.nanoTime();
                 positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
@@ -700,6 +716,8 @@ public class KafkaClusterMember implements SmartLifecycle {
                             + "last report): {}", offsets.keySet(), suppressed, error.toString()));
                     return;
                 }
+                // called back on the consumer thread, within a poll or a commit
+                confirmedNanos = System.nanoTime();
                 positions.forEach((partition, offset) -> {
                     PartitionTracker tracker = tracker(partition);
                     if (tracker != null) {
@@ -1010,6 +1028,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 lease.renew();
             }
             awaitingRejoin = false;
+            confirmedNanos = System.nanoTime();
             if (running) {
                 state = TbClusterMemberState.ACTIVE;
             }

@@ -13,8 +13,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Makes a node whose consumer, while {@link #SILENT} is set, reports that it has sent no heartbeat for a long time,
- * as it would while cut off from the group's coordinator: the node fences itself although its membership is intact.
+ * Makes a node whose consumer, while {@link #SILENT} is set, reports no heartbeat answered by the coordinator, as while
+ * cut off from it: the node fences itself once it has had no commit or rejoin either for the session timeout less a
+ * heartbeat interval and a second, although its membership is intact.
  */
 @Configuration(proxyBeanMethods = false)
 public class NodeWithSilencedHeartbeat {
@@ -22,8 +23,8 @@ public class NodeWithSilencedHeartbeat {
     /** Whether the heartbeat looks silent; one node per test uses this configuration. */
     static final AtomicBoolean SILENT = new AtomicBoolean();
 
-    private static final MetricName LAST_HEARTBEAT = new MetricName("last-heartbeat-seconds-ago", "consumer-coordinator-metrics",
-            "", Map.of());
+    private static final MetricName HEARTBEATS_ANSWERED = new MetricName("heartbeat-total", "consumer-coordinator-metrics", "",
+            Map.of());
 
     @Bean
     KafkaClusterMember tbKafkaClusterMember(TestMembers members) {
@@ -35,15 +36,15 @@ public class NodeWithSilencedHeartbeat {
         return (Consumer<String, byte[]>) Proxy.newProxyInstance(Consumer.class.getClassLoader(), new Class<?>[] {Consumer.class},
                 (proxy, method, args) -> {
                     if (SILENT.get() && method.getName().equals("metrics")) {
-                        return Map.of(LAST_HEARTBEAT, new Metric() {
+                        return Map.of(HEARTBEATS_ANSWERED, new Metric() {
                             @Override
                             public MetricName metricName() {
-                                return LAST_HEARTBEAT;
+                                return HEARTBEATS_ANSWERED;
                             }
 
                             @Override
                             public Object metricValue() {
-                                return 1_000_000.0;
+                                return 0.0;
                             }
                         });
                     }
