@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import lombok.extern.slf4j.Slf4j;
 
@@ -51,13 +50,13 @@ final class EntityDeliveries {
      * @param partition the entity's partition, or -1
      * @param remote whether it came from a record: then a failure or a timeout is delivered again too, and only
      *     when the budget is spent does the outcome hear {@link Outcome#notProcessed}
-     * @param stillWanted whether the message is still this node's to process: asked before each redelivery (false ends
-     *     the delivery as not processed) and by {@link TbEntityMsg#isObsolete()}
+     * @param epoch whether the message is still this node's to process: asked before each redelivery (stale ends the
+     *     delivery as not processed), and carried by the envelope for the application's own checks
      * @param outcome told the final result, once
      */
     void deliver(String entityType, UUID entityId, TbActorMsg payload, int partition, boolean remote,
-                 BooleanSupplier stillWanted, Outcome outcome) {
-        new Delivery(entityType, entityId, payload, partition, remote, stillWanted, outcome).attempt();
+                 TbOwnershipEpoch epoch, Outcome outcome) {
+        new Delivery(entityType, entityId, payload, partition, remote, epoch, outcome).attempt();
     }
 
     /**
@@ -67,16 +66,16 @@ final class EntityDeliveries {
      * @param entityId the entity's id
      * @param payload the message
      * @param partition the entity's partition, or -1
-     * @param stillWanted asked before each redelivery
+     * @param epoch the ownership the send was told in, asked before each redelivery
      * @param onDone run once when the delivery ends, whatever its result, before the future completes
      * @param fallback when not null, where a message that came back unprocessed goes instead of failing
      * @return completes when the message was processed, exceptionally when it was not
      */
     CompletableFuture<Void> deliverLocally(String entityType, UUID entityId, TbActorMsg payload, int partition,
-                                           BooleanSupplier stillWanted, Runnable onDone,
+                                           TbOwnershipEpoch epoch, Runnable onDone,
                                            Function<TbActorStopReason, CompletableFuture<Void>> fallback) {
         CompletableFuture<Void> result = new CompletableFuture<>();
-        deliver(entityType, entityId, payload, partition, false, stillWanted, new Outcome() {
+        deliver(entityType, entityId, payload, partition, false, epoch, new Outcome() {
             @Override
             public void processed() {
                 onDone.run();
@@ -179,25 +178,25 @@ final class EntityDeliveries {
         private final TbActorMsg payload;
         private final int partition;
         private final boolean remote;
-        private final BooleanSupplier stillWanted;
+        private final TbOwnershipEpoch epoch;
         private final Outcome outcome;
         private volatile int attempts;
         private volatile ScheduledFuture<?> timeout;
 
         private Delivery(String entityType, UUID entityId, TbActorMsg payload, int partition, boolean remote,
-                         BooleanSupplier stillWanted, Outcome outcome) {
+                         TbOwnershipEpoch epoch, Outcome outcome) {
             this.entityType = entityType;
             this.entityId = entityId;
             this.payload = payload;
             this.partition = partition;
             this.remote = remote;
-            this.stillWanted = stillWanted;
+            this.epoch = epoch;
             this.outcome = outcome;
         }
 
         private void attempt() {
             attempts++;
-            TbEntityMsg envelope = new TbEntityMsg(entityType, entityId, payload, partition, remote, this, stillWanted);
+            TbEntityMsg envelope = new TbEntityMsg(entityType, entityId, payload, partition, remote, this, epoch);
             if (remote) {
                 scheduleTimeout(envelope);
             }
@@ -255,7 +254,7 @@ final class EntityDeliveries {
         }
 
         private void retryOrGiveUp(TbActorStopReason reason, Throwable cause) {
-            if (!actorSystemContext.isAcceptingMessages() || !stillWanted.getAsBoolean()) {
+            if (!actorSystemContext.isAcceptingMessages() || !epoch.isCurrent()) {
                 log.debug("{}|{} no longer this node's after {} attempt(s): {}", entityType, entityId, attempts, reason);
                 outcome.abandoned(reason, cause, attempts);
                 return;

@@ -68,6 +68,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
     /** Kafka's default session.timeout.ms. */
     private static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 45_000;
+    /** Kafka's default heartbeat.interval.ms. */
+    private static final long DEFAULT_HEARTBEAT_INTERVAL_MILLIS = 3_000;
 
     private final TbClusterProperties properties;
     private final Supplier<Consumer<String, byte[]>> consumerFactory;
@@ -97,7 +99,15 @@ public class KafkaClusterMember implements SmartLifecycle {
     private volatile KafkaTbNodeChannel replies;
     private final LongAdder fenced = new LongAdder();
     private final long sessionTimeoutMillis;
-    private Integer fencedGeneration;
+    /** How long without Kafka's answer before the node fences itself, a heartbeat interval and a second within the session. */
+    private final long silenceLimitMillis;
+    private final OwnershipLease lease;
+    /** Fenced, and waiting for Kafka to confirm the membership by a rejoin. */
+    private boolean awaitingRejoin;
+    /** When Kafka last answered: a heartbeat answered, a rejoin or a commit it accepted (consumer thread only). */
+    private long confirmedNanos = System.nanoTime();
+    /** The consumer's count of heartbeats answered when last read. */
+    private double heartbeatsAnswered = -1;
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
     private volatile int partitionCount;
@@ -126,7 +136,11 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
-        this.sessionTimeoutMillis = sessionTimeoutMillis(properties);
+        this.sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
+        long heartbeatIntervalMillis = clientMillis(properties, "heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MILLIS);
+        // the answer is seen at the next poll, and the coordinator got the heartbeat a little before it answered
+        this.silenceLimitMillis = Math.max(1000, sessionTimeoutMillis - heartbeatIntervalMillis - 1000);
+        this.lease = OwnershipLease.forSession(sessionTimeoutMillis, heartbeatIntervalMillis);
         for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
             deadLetteredByReason.put(reason, new LongAdder());
         }
@@ -145,6 +159,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         state = TbClusterMemberState.JOINING;
         thread = new Thread(this::run, "tb-cluster-" + properties.getGroupId());
         thread.setDaemon(true);
+        lease.start("tb-cluster-pulse-" + properties.getGroupId());
         thread.start();
         log.info("Joining consumer group '{}' on topic '{}' ({} partitions)", properties.getGroupId(), properties.getTopic(),
                 partitionCount);
@@ -222,6 +237,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             } catch (RuntimeException e) {
                 log.warn("Closing the consumer of group '{}' failed", properties.getGroupId(), e);
             }
+            lease.stop();
             state = TbClusterMemberState.STOPPED;
             stopped.countDown();
         }
@@ -262,6 +278,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     private void pollOnce() {
         try {
             ConsumerRecords<String, byte[]> records = consumer.poll(properties.getPollTimeout());
+            // before any record is handed: these may have been fetched with a membership lost during a pause
+            fenceIfPaused();
             for (ConsumerRecord<String, byte[]> record : records) {
                 hand(record);
             }
@@ -343,7 +361,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
 
         private boolean isCurrent() {
-            return tracker.isCurrent(generation);
+            return isCurrentEpoch(tracker, generation, false);
         }
 
         @Override
@@ -352,7 +370,8 @@ public class KafkaClusterMember implements SmartLifecycle {
                 lanes.drop(entity);
                 return;
             }
-            deliveries.deliver(entityType, entityId, msg, record.partition(), true, this::isCurrent, this);
+            deliveries.deliver(entityType, entityId, msg, record.partition(), true,
+                    new TbOwnershipEpoch(record.partition(), generation, this::isCurrent), this);
         }
 
         @Override
@@ -390,6 +409,11 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
 
         private void deadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
+            if (!isCurrent()) {
+                // the partition moved: the new owner processes the record, and dead-letters it if it must
+                abandoned(null, null, attempts);
+                return;
+            }
             CompletableFuture<Void> written;
             try {
                 written = deadLetters.publish(record, why, error, attempts);
@@ -435,54 +459,97 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     /**
-     * Fencing: a consumer cut off from Kafka keeps its assignment, and polls nothing, while the group gives its
-     * partitions to other nodes once the session timeout has passed. So when this node has not sent the group's
-     * coordinator a heartbeat for the session timeout, it gives its partitions up as lost (no commit: the records in
-     * flight are the next owner's), and takes them back only when the consumer is confirmed again in the same
-     * generation; if the group moved on meanwhile, Kafka's own rebalance hands the partitions out again.
+     * @param tracker a partition's tracker
+     * @param generation the assignment the work was handed in
+     * @param localSend whether the work is a local send, which only an owner caught up may do
+     * @return whether the work's epoch is current: the lease is read first, since it is renewed only after the
+     *     partitions of before a lapse were given up
      */
-    private void fenceUnlessConfirmed() {
-        double secondsAgo = lastHeartbeatSecondsAgo();
-        if (secondsAgo < 0) {
-            return;
-        }
-        boolean unconfirmed = secondsAgo * 1000 >= sessionTimeoutMillis;
-        if (unconfirmed && fencedGeneration == null) {
-            Set<Integer> owned = getOwnedPartitions();
-            if (owned.isEmpty()) {
-                return;
-            }
-            fencedGeneration = consumer.groupMetadata().generationId();
-            fenced.increment();
-            log.warn("No heartbeat reached the coordinator of group '{}' for {} s (session timeout {} ms): partitions {} are given up "
-                    + "until the membership is confirmed", properties.getGroupId(), (long) secondsAgo, sessionTimeoutMillis, owned);
-            revoke(owned, false);
-        } else if (!unconfirmed && fencedGeneration != null) {
-            Integer generation = fencedGeneration;
-            fencedGeneration = null;
-            if (consumer.groupMetadata().generationId() == generation) {
-                takeBack();
-            }
+    boolean isCurrentEpoch(PartitionTracker tracker, int generation, boolean localSend) {
+        return lease.isValid() && (localSend ? tracker.isOwnedAndCaughtUp(generation) : tracker.isCurrent(generation));
+    }
+
+    /** @return how long the process may pause before its epochs turn stale, in milliseconds */
+    public long getLeaseMillis() {
+        return lease.durationMillis();
+    }
+
+    /**
+     * Fencing, when the process was paused: it sent no heartbeat meanwhile, so the group may have handed its
+     * partitions to other nodes, and what the consumer returns now may have been fetched with a lost membership.
+     */
+    private void fenceIfPaused() {
+        if (!lease.isValid()) {
+            fence("This process was paused for half the session timeout or more (" + lease.durationMillis() + " ms)");
         }
     }
 
-    /** The membership is confirmed in the generation it had when fenced: its assignment is still this node's. */
-    private void takeBack() {
-        List<TopicPartition> back = new ArrayList<>();
-        for (TopicPartition tp : consumer.assignment()) {
-            PartitionTracker tracker = tracker(tp.partition());
-            if (tp.topic().equals(properties.getTopic()) && tracker != null && !tracker.isOwned()) {
-                back.add(tp);
-            }
-        }
-        if (back.isEmpty()) {
+    /**
+     * Fencing, when the coordinator cannot be reached: a consumer cut off from Kafka keeps its assignment, and polls
+     * nothing, while the group gives its partitions to other nodes once the session timeout has passed. What counts is
+     * Kafka's answer, never a request sent (a heartbeat "sent" to a broker that is gone counts in the consumer's
+     * {@code last-heartbeat-seconds-ago}): heartbeats answered (the consumer's {@code heartbeat-total}, recorded on each
+     * response), a rejoin, a commit Kafka accepted. With none for the session timeout less a heartbeat interval and a
+     * second, the node fences itself.
+     */
+    private void fenceIfSilent() {
+        double answered = heartbeatsAnswered();
+        if (answered < 0) {
             return;
         }
-        // records polled while fenced were skipped: read again from the last commit
-        seekToCommitted(back);
-        log.info("Membership of group '{}' confirmed again: partitions {} taken back", properties.getGroupId(),
-                back.stream().map(TopicPartition::partition).sorted().toList());
-        assign(back.stream().map(TopicPartition::partition).toList());
+        if (answered > heartbeatsAnswered) {
+            heartbeatsAnswered = answered;
+            confirmedNanos = System.nanoTime();
+        }
+        long silentMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - confirmedNanos);
+        if (silentMillis >= silenceLimitMillis) {
+            fence("Kafka has answered no heartbeat, commit or rejoin of group '" + properties.getGroupId() + "' for " + silentMillis
+                    + " ms (session timeout " + sessionTimeoutMillis + " ms)");
+        }
+    }
+
+    /**
+     * Gives the partitions up as lost (no commit: the records in flight are the next owner's; their epochs turn stale)
+     * and asks Kafka to confirm the membership by a rejoin. Only that rejoin gives partitions back, as
+     * {@code onPartitionsAssigned}: never a local timer or a metric, and never the generation the consumer held before.
+     */
+    private void fence(String why) {
+        Set<Integer> owned = getOwnedPartitions();
+        if (!owned.isEmpty()) {
+            fenced.increment();
+            log.warn("{}: partitions {} are given up until Kafka confirms the membership by a rejoin", why, owned);
+            revoke(owned, false);
+        }
+        // every epoch of before is stale now (its partition released): new ones may start once Kafka confirms
+        lease.renew();
+        if (!awaitingRejoin && !consumer.assignment().isEmpty()) {
+            awaitingRejoin = true;
+            consumer.enforceRebalance("membership unconfirmed: " + why);
+        }
+    }
+
+    /**
+     * After a rejoin, which is Kafka's confirmation of the membership, every partition of the assignment is this
+     * node's. The cooperative assignor hands {@code onPartitionsAssigned} only the partitions that are new to the
+     * consumer; those it kept through a fence are taken again here, and read again from the last commit (what was
+     * polled while fenced was skipped).
+     */
+    private List<Integer> keptThroughFence(Collection<TopicPartition> added) {
+        List<TopicPartition> kept = new ArrayList<>();
+        for (TopicPartition tp : consumer.assignment()) {
+            PartitionTracker tracker = tracker(tp.partition());
+            if (tp.topic().equals(properties.getTopic()) && tracker != null && !tracker.isOwned() && !added.contains(tp)) {
+                kept.add(tp);
+            }
+        }
+        if (kept.isEmpty()) {
+            return List.of();
+        }
+        seekToCommitted(kept);
+        List<Integer> partitions = kept.stream().map(TopicPartition::partition).sorted().toList();
+        log.warn("Membership of group '{}' confirmed by a rejoin: partitions {}, kept through the fence, are owned again and read "
+                + "again from the last commit", properties.getGroupId(), partitions);
+        return partitions;
     }
 
     /**
@@ -543,10 +610,11 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
     }
 
-    private double lastHeartbeatSecondsAgo() {
+    /** @return the heartbeats the coordinator has answered since the consumer started, or -1 when not known */
+    private double heartbeatsAnswered() {
         try {
             for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
-                if ("last-heartbeat-seconds-ago".equals(metric.getKey().name())
+                if ("heartbeat-total".equals(metric.getKey().name()) && metric.getKey().group().endsWith("coordinator-metrics")
                         && metric.getValue().metricValue() instanceof Number value) {
                     return value.doubleValue();
                 }
@@ -558,7 +626,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     private void afterPoll() {
-        fenceUnlessConfirmed();
+        fenceIfSilent();
         // a node whose metadata was stale during the group's rebalance sees the new count at its next metadata refresh
         adoptedNewPartitionCount();
         List<TopicPartition> withoutTarget = new ArrayList<>();
@@ -633,6 +701,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (sync) {
             try {
                 commitSync(offsets);
+                confirmedNanos = System.nanoTime();
                 positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
@@ -647,6 +716,8 @@ public class KafkaClusterMember implements SmartLifecycle {
                             + "last report): {}", offsets.keySet(), suppressed, error.toString()));
                     return;
                 }
+                // called back on the consumer thread, within a poll or a commit
+                confirmedNanos = System.nanoTime();
                 positions.forEach((partition, offset) -> {
                     PartitionTracker tracker = tracker(partition);
                     if (tracker != null) {
@@ -768,12 +839,12 @@ public class KafkaClusterMember implements SmartLifecycle {
         return owned;
     }
 
-    private static long sessionTimeoutMillis(TbClusterProperties properties) {
-        String value = properties.getConsumer().get("session.timeout.ms");
+    private static long clientMillis(TbClusterProperties properties, String name, long defaultMillis) {
+        String value = properties.getConsumer().get(name);
         try {
-            return value == null ? DEFAULT_SESSION_TIMEOUT_MILLIS : Long.parseLong(value.strip());
+            return value == null ? defaultMillis : Long.parseLong(value.strip());
         } catch (NumberFormatException e) {
-            return DEFAULT_SESSION_TIMEOUT_MILLIS;
+            return defaultMillis;
         }
     }
 
@@ -951,12 +1022,20 @@ public class KafkaClusterMember implements SmartLifecycle {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            fencedGeneration = null;
+            if (!lease.isValid()) {
+                // paused before this rejoin: what was owned before is stale, the rejoin itself confirms the membership
+                revoke(getOwnedPartitions(), false);
+                lease.renew();
+            }
+            awaitingRejoin = false;
+            confirmedNanos = System.nanoTime();
             if (running) {
                 state = TbClusterMemberState.ACTIVE;
             }
             if (!adoptedNewPartitionCount()) {
-                assign(ours(partitions, properties.getTopic()));
+                List<Integer> taken = new ArrayList<>(ours(partitions, properties.getTopic()));
+                taken.addAll(keptThroughFence(partitions));
+                assign(taken);
             }
         }
     }

@@ -82,8 +82,10 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
             return sendRemotely(entityType, entityId, msg, partition, tracker, replyTimeout);
         }
         sentLocally.increment();
-        CompletableFuture<Void> processed = deliveries.deliverLocally(entityType, entityId, msg, partition,
-                () -> tracker.state() == PartitionTracker.State.OWNED, tracker::releaseLocal,
+        int generation = tracker.generation();
+        TbOwnershipEpoch epoch = new TbOwnershipEpoch(partition, generation, () -> member.isCurrentEpoch(tracker, generation, true));
+        CompletableFuture<Void> processed = deliveries.deliverLocally(entityType, entityId, msg, partition, epoch,
+                tracker::releaseLocal,
                 reason -> resendRemotely(entityType, entityId, msg, partition, tracker, reason, replyTimeout));
         return replyTimeout == null ? processed : TbClusterReplies.bounded(processed, entityType + "|" + entityId, replyTimeout);
     }

@@ -21,7 +21,7 @@ public class LocalTbClusterRouter implements TbClusterRouter {
     @Override
     public CompletableFuture<Void> send(String entityType, UUID entityId, TbActorMsg msg) {
         EntityDeliveries.requireValid(entityType, entityId, msg);
-        return deliveries.deliverLocally(entityType, entityId, msg, -1, () -> true, () -> { }, null);
+        return deliveries.deliverLocally(entityType, entityId, msg, -1, TbOwnershipEpoch.unclustered(), () -> { }, null);
     }
 
     @Override

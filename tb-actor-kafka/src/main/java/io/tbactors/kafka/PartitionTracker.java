@@ -97,6 +97,14 @@ final class PartitionTracker {
         return recordGeneration == generation && state != State.NOT_OWNED;
     }
 
+    /**
+     * @param sendGeneration the generation a local send was told in
+     * @return whether the partition is still owned and caught up in that generation, so the send is still this node's
+     */
+    synchronized boolean isOwnedAndCaughtUp(int sendGeneration) {
+        return sendGeneration == generation && state == State.OWNED;
+    }
+
     /** @return the generation of the assignment that starts now */
     synchronized int assign() {
         dropInFlight();

@@ -8,7 +8,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 
 /**
  * A message for one entity, delivered to the root actor of the node that owns the entity's partition. The root
@@ -29,18 +28,18 @@ public final class TbEntityMsg implements TbActorMsg {
     private final int partition;
     private final boolean remote;
     private final Completion completion;
-    private final BooleanSupplier current;
+    private final TbOwnershipEpoch epoch;
     private final AtomicBoolean completed = new AtomicBoolean();
 
     TbEntityMsg(String entityType, UUID entityId, TbActorMsg payload, int partition, boolean remote, Completion completion,
-                BooleanSupplier current) {
+                TbOwnershipEpoch epoch) {
         this.entityType = entityType;
         this.entityId = entityId;
         this.payload = payload;
         this.partition = partition;
         this.remote = remote;
         this.completion = completion;
-        this.current = current;
+        this.epoch = epoch;
     }
 
     /**
@@ -55,7 +54,25 @@ public final class TbEntityMsg implements TbActorMsg {
      */
     public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, Runnable onProcessed,
                                  Runnable onNotProcessed) {
-        return new TbEntityMsg(entityType, entityId, payload, -1, false, new Completion() {
+        return of(entityType, entityId, payload, TbOwnershipEpoch.unclustered(), onProcessed, onNotProcessed);
+    }
+
+    /**
+     * An envelope of the given ownership epoch that only reports to the given callbacks; for tests of actors that
+     * check the epoch.
+     *
+     * @param entityType the entity's type
+     * @param entityId the entity's id
+     * @param payload the message for the entity
+     * @param epoch the ownership it was handed over in, see {@link TbOwnershipEpoch#of}
+     * @param onProcessed run on {@link #onProcessed()}
+     * @param onNotProcessed run on {@link #onFailure} and {@link #onTbActorStopped}
+     * @return the envelope
+     */
+    public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, TbOwnershipEpoch epoch, Runnable onProcessed,
+                                 Runnable onNotProcessed) {
+        Objects.requireNonNull(epoch, "epoch must not be null");
+        return new TbEntityMsg(entityType, entityId, payload, epoch.getPartition(), false, new Completion() {
             @Override
             public void processed() {
                 onProcessed.run();
@@ -70,7 +87,7 @@ public final class TbEntityMsg implements TbActorMsg {
             public void notProcessed(TbActorStopReason reason) {
                 onNotProcessed.run();
             }
-        }, () -> true);
+        }, epoch);
     }
 
     /** @return the entity's type, such as {@code DEVICE} */
@@ -104,17 +121,27 @@ public final class TbEntityMsg implements TbActorMsg {
     }
 
     /**
-     * @return whether this node gave the entity's partition up after the message was handed over: another node owns
-     *     the entity now and gets the message too (from Kafka, or re-sent there), so processing it here would
-     *     process it twice and race the new owner
+     * @return the ownership of the entity's partition this message was handed over in. Check it where the work has its
+     *     effect (right before a write), and hand it to asynchronous work that writes later: the partition may move while
+     *     the work runs, and a write by the old owner would race the new one's
+     */
+    public TbOwnershipEpoch getOwnershipEpoch() {
+        return epoch;
+    }
+
+    /**
+     * @return whether the message's {@linkplain #getOwnershipEpoch() ownership epoch} is no longer current: this node
+     *     gave the entity's partition up after the message was handed over (or the process was paused long enough that
+     *     the group may have given it away), another node owns the entity now and gets the message too (from Kafka, or
+     *     re-sent there), so processing it here would process it twice and race the new owner
      */
     public boolean isObsolete() {
-        return !current.getAsBoolean();
+        return !epoch.isCurrent();
     }
 
     /**
      * Completes an obsolete message as not processed, so that it is left to the entity's new owner. Call it first
-     * thing in the actors that handle envelopes, the root included:
+     * thing in the actors that handle envelopes, the root included, and again right before the work's write:
      *
      * <pre>{@code
      * if (entityMsg.discardIfObsolete()) {

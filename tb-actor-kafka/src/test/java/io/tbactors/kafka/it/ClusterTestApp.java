@@ -127,6 +127,10 @@ public class ClusterTestApp {
                     return true;
                 }
                 simulateSlowWork();
+                // checked again where the work has its effect: the partition may have moved while it ran
+                if (entityMsg.discardIfObsolete()) {
+                    return true;
+                }
                 UUID device = id.getEntityId();
                 int seq = reading.seq();
                 if (seq == behaviour.hangingSeq()) {

@@ -30,7 +30,19 @@ public final class ReadingStore {
     public record Processed(String node, int seq) {
     }
 
+    /**
+     * A line of a journal.
+     *
+     * @param node the node that stored it
+     * @param device the device
+     * @param seq the reading's sequence number
+     * @param millis when it was stored, by the storing process's clock
+     */
+    public record Journaled(String node, UUID device, int seq, long millis) {
+    }
+
     private final Map<UUID, List<Processed>> byDevice = new ConcurrentHashMap<>();
+    private final Map<UUID, List<Journaled>> writesByDevice = new ConcurrentHashMap<>();
     private final Map<UUID, AtomicReference<String>> processingNow = new ConcurrentHashMap<>();
     private final Map<String, Set<TbActorId>> stoppedByNode = new ConcurrentHashMap<>();
     private final AtomicInteger overlaps = new AtomicInteger();
@@ -46,7 +58,7 @@ public final class ReadingStore {
 
     /**
      * @param journal when not null, a file every stored reading is appended to before {@link #store} returns, as
-     *     {@code node,device,seq}: what a process killed with SIGKILL had stored is still there
+     *     {@code node,device,seq,millis}: what a process killed with SIGKILL had stored is still there
      */
     public ReadingStore(Path journal) {
         this.journal = journal;
@@ -58,18 +70,30 @@ public final class ReadingStore {
      */
     public static Map<UUID, List<Processed>> readJournal(Path journal) {
         Map<UUID, List<Processed>> readings = new LinkedHashMap<>();
+        for (Journaled line : readJournalLines(journal)) {
+            readings.computeIfAbsent(line.device(), d -> new ArrayList<>()).add(new Processed(line.node(), line.seq()));
+        }
+        return readings;
+    }
+
+    /**
+     * @param journal a journal written by {@link #ReadingStore(Path)}
+     * @return its complete lines, in the order stored
+     */
+    public static List<Journaled> readJournalLines(Path journal) {
+        List<Journaled> lines = new ArrayList<>();
         try {
             for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
                 String[] fields = line.split(",");
-                if (fields.length == 3) {
-                    readings.computeIfAbsent(UUID.fromString(fields[1]), d -> new ArrayList<>())
-                            .add(new Processed(fields[0], Integer.parseInt(fields[2])));
+                if (fields.length == 4) {
+                    lines.add(new Journaled(fields[0], UUID.fromString(fields[1]), Integer.parseInt(fields[2]),
+                            Long.parseLong(fields[3])));
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return readings;
+        return lines;
     }
 
     /**
@@ -86,8 +110,10 @@ public final class ReadingStore {
         }
         List<Processed> readings = byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()));
         readings.add(new Processed(node, seq));
+        writesByDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()))
+                .add(new Journaled(node, device, seq, System.currentTimeMillis()));
         if (journal != null) {
-            appendToJournal(node + "," + device + "," + seq + "\n");
+            appendToJournal(node + "," + device + "," + seq + "," + System.currentTimeMillis() + "\n");
         }
         current.compareAndSet(node, null);
     }
@@ -167,6 +193,14 @@ public final class ReadingStore {
      */
     public List<Processed> readings(UUID device) {
         return copy(byDevice.get(device));
+    }
+
+    /**
+     * @param device a device
+     * @return its readings in processing order with the time each was stored, a copy
+     */
+    public List<Journaled> writes(UUID device) {
+        return copy(writesByDevice.get(device));
     }
 
     private static <T> List<T> copy(List<T> synchronizedList) {

@@ -54,7 +54,7 @@ class RealFailureIntegrationTest extends BrokerPerClass {
             await().atMost(WAIT).until(() -> survivor.isActive()
                     && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
             Files.deleteIfExists(output);
-            Process killed = startNodeProcess(topic, journal, "K", output);
+            Process killed = KillableNodeMain.start(broker.getBrokersAsString(), topic, journal, "K", output);
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
                 await().atMost(WAIT).until(() -> {
@@ -63,8 +63,8 @@ class RealFailureIntegrationTest extends BrokerPerClass {
                 });
                 PostingDevices devices = new PostingDevices(16, 60);
                 List<Future<?>> posting = devices.post(senders, survivor);
-                // about 100 readings stored by the node to kill (a journal line is some 45 bytes)
-                await().atMost(WAIT).until(() -> Files.size(journal) > 4500);
+                // about 100 readings stored by the node to kill (a journal line is some 60 bytes)
+                await().atMost(WAIT).until(() -> Files.size(journal) > 6000);
                 killed.destroyForcibly();
                 assertThat(killed.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 long killedAt = System.nanoTime();
@@ -95,16 +95,6 @@ class RealFailureIntegrationTest extends BrokerPerClass {
         }
     }
 
-    private static Process startNodeProcess(String topic, Path journal, String name, Path output, String... properties)
-            throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), KillableNodeMain.class.getName(),
-                broker.getBrokersAsString(), topic, journal.toString(), name));
-        command.addAll(List.of(properties));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
-    }
-
     /**
      * A rolling restart with static membership: a node's process is stopped with SIGTERM and started again with the
      * same {@code group-instance-id} within the session timeout, while devices post through the other node. The other
@@ -123,8 +113,8 @@ class RealFailureIntegrationTest extends BrokerPerClass {
                 "tb.actors.cluster.group-instance-id=node-b", longSession)) {
             await().atMost(WAIT).until(() -> survivor.isActive()
                     && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-            Process first = startNodeProcess(topic, journal, "K", output, "tb.actors.cluster.group-instance-id=node-k",
-                    longSession);
+            Process first = KillableNodeMain.start(broker.getBrokersAsString(), topic, journal, "K", output,
+                    "tb.actors.cluster.group-instance-id=node-k", longSession);
             Process second = null;
             ExecutorService senders = Executors.newFixedThreadPool(8);
             try {
@@ -144,8 +134,8 @@ class RealFailureIntegrationTest extends BrokerPerClass {
                 assertThat(first.exitValue()).as("SIGTERM's exit status").isEqualTo(143);
                 int acksWhileDown = devices.acks.get();
                 long journalAtStop = Files.size(journal);
-                second = startNodeProcess(topic, journal, "K", output, "tb.actors.cluster.group-instance-id=node-k",
-                        longSession);
+                second = KillableNodeMain.start(broker.getBrokersAsString(), topic, journal, "K", output,
+                        "tb.actors.cluster.group-instance-id=node-k", longSession);
                 await().atMost(WAIT).until(() -> Files.size(journal) > journalAtStop + 2000);
                 devices.finish(20);
                 awaitAll(posting);
@@ -287,8 +277,10 @@ class RealFailureIntegrationTest extends BrokerPerClass {
 
             await().atMost(WAIT).until(() -> node.member().getOwnedPartitions().isEmpty());
             Duration fencedAfter = Duration.ofNanos(System.nanoTime() - stoppedAt);
-            log.info("Fenced {} after the broker stopped (session timeout 6 s)", fencedAfter);
-            assertThat(fencedAfter).as("not before the session timeout").isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+            log.info("Fenced {} after the broker stopped (session timeout 6 s, heartbeat interval 500 ms)", fencedAfter);
+            // fenced 4.5 s (the session timeout less a heartbeat interval and a second) after Kafka's last answer, which came
+            // up to a heartbeat interval (500 ms) and a poll (200 ms) before the stop
+            assertThat(fencedAfter).as("not long before the session timeout").isGreaterThanOrEqualTo(Duration.ofMillis(3500));
             assertThat(node.router().isLocal(device)).as("local processing stopped").isFalse();
             await().atMost(WAIT).until(() -> store.stoppedOn("A").stream().anyMatch(id -> id.toString().endsWith(device.toString())));
             assertThat(node.member().getFencedCount()).isEqualTo(1);

@@ -3,6 +3,7 @@ package io.tbactors.sample.iot.cluster;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.TbEntityMsg;
+import io.tbactors.kafka.TbOwnershipEpoch;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
 import io.tbactors.sample.iot.rule.RuleChainFailureException;
@@ -38,7 +39,10 @@ public record ClusterDeviceData(UUID tenantId, UUID deviceId, String msgType, Li
 
     /**
      * Turns an envelope that reached the owner back into the message its actors handle; the envelope completes
-     * when the root rule chain is done with every reading, as an HTTP request would have been answered.
+     * when the root rule chain is done with every reading, as an HTTP request would have been answered. When the
+     * device's partition moved while the chain ran (its {@linkplain TbEntityMsg#getOwnershipEpoch() ownership epoch} is
+     * no longer current), the completion is withheld: the record is left uncommitted, and unanswered, for the new owner,
+     * which stores it again (the saves are keyed by device, key and time, so a second save of a reading changes nothing).
      *
      * @param envelope the envelope
      * @return the device message, or the payload itself (the envelope failed) when it is not device data
@@ -49,8 +53,11 @@ public record ClusterDeviceData(UUID tenantId, UUID deviceId, String msgType, Li
             return envelope.getPayload();
         }
         CompletableFuture<Void> processed = new CompletableFuture<>();
+        TbOwnershipEpoch epoch = envelope.getOwnershipEpoch();
         processed.whenComplete((ok, failure) -> {
-            if (failure == null) {
+            if (!epoch.isCurrent()) {
+                envelope.onTbActorStopped(TbActorStopReason.STOPPED);
+            } else if (failure == null) {
                 envelope.onProcessed();
             } else if (failure instanceof RuleChainFailureException chainFailed) {
                 // processed, and failed: a dead letter, not a record to deliver again

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.kafka.TbEntityMsg;
+import io.tbactors.kafka.TbOwnershipEpoch;
 import io.tbactors.kafka.codec.JsonTbActorMsgCodec;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.telemetry.TsEntry;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -56,6 +58,23 @@ class ClusterDeviceDataTest {
         DeviceDataMsg received = (DeviceDataMsg) ClusterDeviceData.unwrap(envelope);
         received.processed().completeExceptionally(new IllegalStateException("mailbox full"));
 
+        assertThat(notProcessed).hasValue(1);
+    }
+
+    @Test
+    void aReadingWhosePartitionMovedWhileTheChainRanIsLeftToTheNewOwner() {
+        AtomicInteger processed = new AtomicInteger();
+        AtomicInteger notProcessed = new AtomicInteger();
+        AtomicBoolean owned = new AtomicBoolean(true);
+        ClusterDeviceData data = new ClusterDeviceData(UUID.randomUUID(), UUID.randomUUID(), "POST_TELEMETRY_REQUEST", List.of());
+        TbEntityMsg envelope = TbEntityMsg.of("DEVICE", data.deviceId(), data, TbOwnershipEpoch.of(3, 1, owned::get),
+                processed::incrementAndGet, notProcessed::incrementAndGet);
+
+        DeviceDataMsg received = (DeviceDataMsg) ClusterDeviceData.unwrap(envelope);
+        owned.set(false);
+        received.processed().complete(null);
+
+        assertThat(processed).as("completion withheld: the record stays uncommitted for the new owner").hasValue(0);
         assertThat(notProcessed).hasValue(1);
     }
 

@@ -1,0 +1,207 @@
+package io.tbactors.kafka.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tbactors.kafka.EntityPartitioner;
+import io.tbactors.kafka.TestMembers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import lombok.extern.slf4j.Slf4j;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One owner at a time, even for a node that was fenced: a node's process stopped with SIGSTOP for longer than the
+ * session timeout, while the other node takes its partitions and their load, then resumed with SIGCONT (each node logs
+ * its ownership changes with their times, {@link OwnershipLog}, and stores its readings with the time of the write);
+ * and a node fenced while its membership holds, which keeps partitions through the next rebalance.
+ */
+@Slf4j
+class FencingIntegrationTest extends BrokerPerClass {
+
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    /** The session timeout of {@link ClusterNode}. */
+    private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(6);
+    private static final Duration PAUSE = SESSION_TIMEOUT.multipliedBy(5).dividedBy(2);
+
+    @Test
+    void aNodePausedPastItsSessionTimeoutNeitherTakesItsPartitionsBackNorWritesWhileTheOtherNodeOwnsThem() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "paused";
+        Path journal = Files.createTempFile("paused-node", ".journal");
+        Path pausedOwnership = Files.createTempFile("paused-node", ".ownership");
+        Path survivorOwnership = Files.createTempFile("survivor", ".ownership");
+        Path output = Path.of("target", "paused-node.log");
+        Files.deleteIfExists(output);
+        try (ClusterNode survivor = ClusterNode.start("A", broker.getBrokersAsString(), topic, store, "test.processing-delay=2ms")) {
+            OwnershipLog.follow(survivor.member(), survivorOwnership);
+            await().atMost(WAIT).until(() -> survivor.isActive()
+                    && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            // work takes a while on the node to pause, so some is in flight when it stops
+            Process paused = KillableNodeMain.start(broker.getBrokersAsString(), topic, journal, "P", output,
+                    "test.processing-delay=25ms", KillableNodeMain.OWNERSHIP_LOG + pausedOwnership);
+            ExecutorService senders = Executors.newFixedThreadPool(16);
+            try {
+                await().atMost(WAIT).until(() -> {
+                    int owned = survivor.member().getOwnedPartitions().size();
+                    return owned > 0 && owned < ClusterNode.PARTITIONS && survivor.isActive();
+                });
+                PostingDevices devices = new PostingDevices(16, Integer.MAX_VALUE);
+                // each device waits for its reading to be stored (200), so the paused node has no backlog to catch up on
+                List<Future<?>> posting = devices.post(senders, seq -> survivor, true);
+                await().atMost(WAIT).until(() -> ReadingStore.readJournalLines(journal).size() > 100);
+
+                signal("STOP", paused);
+                long stoppedAt = System.currentTimeMillis();
+                int storedAtStop = store.size();
+                await().atMost(WAIT).until(() -> survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+                long takenOverAt = System.currentTimeMillis();
+                // the survivor takes the paused node's load, for longer than the session timeout past the takeover
+                await().atMost(WAIT).until(() -> store.size() > storedAtStop + 100
+                        && System.currentTimeMillis() - stoppedAt >= PAUSE.toMillis());
+                signal("CONT", paused);
+                long resumedAt = System.currentTimeMillis();
+
+                // the paused node is a member again and processes readings
+                await().atMost(WAIT).until(() -> ReadingStore.readJournalLines(journal).stream()
+                        .anyMatch(line -> line.millis() > resumedAt + 1000));
+                devices.finish(20);
+                for (Future<?> future : posting) {
+                    future.get(3, TimeUnit.MINUTES);
+                }
+
+                List<OwnershipLog.Change> pausedChanges = OwnershipLog.read(pausedOwnership);
+                List<OwnershipLog.Change> survivorChanges = OwnershipLog.read(survivorOwnership);
+                log.info("Paused node P: stopped at {}, the survivor A owned every partition {} ms later, resumed at {} ({} ms)",
+                        stoppedAt, takenOverAt - stoppedAt, resumedAt, resumedAt - stoppedAt);
+                pausedChanges.forEach(change -> log.info("P owns {} from {} ({} ms after the resume)", change.owned(),
+                        change.millis(), change.millis() - resumedAt));
+                survivorChanges.forEach(change -> log.info("A owns {} from {} ({} ms after the resume)", change.owned(),
+                        change.millis(), change.millis() - resumedAt));
+                List<OwnershipLog.Interval> pausedIntervals = OwnershipLog.intervals(pausedChanges);
+                List<OwnershipLog.Interval> survivorIntervals = OwnershipLog.intervals(survivorChanges);
+
+                SoftAssertions softly = new SoftAssertions();
+                // a partition P takes after the resume: only once A has given it up
+                for (OwnershipLog.Interval taken : pausedIntervals) {
+                    if (taken.from() >= resumedAt) {
+                        softly.assertThat(survivorIntervals).as("A's ownership while P took partition %d at %d", taken.partition(),
+                                taken.from()).noneMatch(taken::overlaps);
+                    }
+                }
+                // no write by P of a partition while A owned it (P could not log while it was stopped: its writes tell)
+                List<ReadingStore.Journaled> writesWhileMoved = ReadingStore.readJournalLines(journal).stream()
+                        .filter(line -> line.millis() >= stoppedAt)
+                        .filter(line -> survivorIntervals.stream().anyMatch(owned -> owned.partition() == partition(line.device())
+                                && owned.contains(line.millis())))
+                        .toList();
+                writesWhileMoved.forEach(line -> log.warn("P wrote reading {} of {} (partition {}) at {}, {} ms after the resume, "
+                        + "while A owned it", line.seq(), line.device(), partition(line.device()), line.millis(),
+                        line.millis() - resumedAt));
+                softly.assertThat(writesWhileMoved).as("writes by the paused node while the other node owned the partition").isEmpty();
+
+                softly.assertAll();
+
+                Function<UUID, List<Integer>> stored = device -> {
+                    // both nodes' writes of the device, in the order they happened
+                    List<ReadingStore.Journaled> writes = new ArrayList<>(ReadingStore.readJournalLines(journal).stream()
+                            .filter(line -> line.device().equals(device)).toList());
+                    writes.addAll(store.writes(device));
+                    writes.sort(Comparator.comparingLong(ReadingStore.Journaled::millis));
+                    return writes.stream().map(ReadingStore.Journaled::seq).toList();
+                };
+                await().atMost(WAIT).untilAsserted(() -> devices.assertEveryAcknowledgedReadingStoredInOrder(stored));
+                int duplicates = devices.assertEveryAcknowledgedReadingStoredInOrder(stored);
+                log.info("Pause of {} ms: {} readings acknowledged ({} resent), {} stored by P, {} by A, {} duplicates",
+                        resumedAt - stoppedAt, devices.acks.get(), devices.resent.get(), ReadingStore.readJournalLines(journal).size(),
+                        store.size(), duplicates);
+            } finally {
+                senders.shutdownNow();
+                signal("CONT", paused);
+                paused.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * A node fenced while its membership is intact keeps its assignment; in the next rebalance (a node joins) the
+     * cooperative assignor lets it keep some partitions without handing them to {@code onPartitionsAssigned} again.
+     * Those must be owned again, and the records it read and skipped while fenced processed, never dropped.
+     */
+    @Test
+    void partitionsAFencedNodeKeepsInTheNextRebalanceAreOwnedAgainAndNoneOfTheirRecordsIsDropped() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "kept";
+        String brokers = broker.getBrokersAsString();
+        NodeWithSilencedHeartbeat.SILENT.set(false);
+        try (ClusterNode a = ClusterNode.start("A", brokers, topic, store, new Class<?>[] {NodeWithSilencedHeartbeat.class,
+                TestMembers.class}); ClusterNode b = ClusterNode.start("B", brokers, topic, store)) {
+            await().atMost(WAIT).until(() -> a.isActive() && b.isActive() && !a.member().getOwnedPartitions().isEmpty()
+                    && a.member().getOwnedPartitions().size() + b.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            NodeWithSilencedHeartbeat.SILENT.set(true);
+            await().atMost(WAIT).until(() -> a.member().getFencedCount() > 0 && a.member().getOwnedPartitions().isEmpty());
+            // a device on every partition; their first readings reach A's partitions while A is fenced
+            List<UUID> devices = new ArrayList<>();
+            while (devices.stream().map(FencingIntegrationTest::partition).distinct().count() < ClusterNode.PARTITIONS) {
+                devices.add(UUID.randomUUID());
+            }
+            for (UUID device : devices) {
+                b.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
+            }
+            long rebalances = a.member().getRebalanceCount();
+            try (ClusterNode c = ClusterNode.start("C", brokers, topic, store)) {
+                await().atMost(WAIT).until(() -> !c.member().getOwnedPartitions().isEmpty()
+                        && a.member().getRebalanceCount() >= rebalances + 2);
+                NodeWithSilencedHeartbeat.SILENT.set(false);
+                await().atMost(WAIT).untilAsserted(() -> {
+                    Set<Integer> ofA = a.member().getOwnedPartitions();
+                    Set<Integer> ofB = b.member().getOwnedPartitions();
+                    Set<Integer> ofC = c.member().getOwnedPartitions();
+                    assertThat(ofA).as("partitions A owns again").isNotEmpty();
+                    Set<Integer> all = new TreeSet<>(ofA);
+                    all.addAll(ofB);
+                    all.addAll(ofC);
+                    assertThat(all).as("every partition owned, by A %s, B %s, C %s", ofA, ofB, ofC).hasSize(ClusterNode.PARTITIONS);
+                    assertThat(ofA.size() + ofB.size() + ofC.size()).as("each by one node").isEqualTo(ClusterNode.PARTITIONS);
+                });
+                for (UUID device : devices) {
+                    b.router().send(ClusterTestApp.DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
+                }
+                await().atMost(WAIT).untilAsserted(() -> {
+                    for (UUID device : devices) {
+                        assertThat(store.readings(device).stream().map(ReadingStore.Processed::seq).distinct().toList())
+                                .as("readings of %s, partition %d", device, partition(device))
+                                .containsExactly(1, 2);
+                    }
+                });
+                log.info("A fenced {} time(s), owns {} again; B owns {}, C owns {}", a.member().getFencedCount(),
+                        a.member().getOwnedPartitions(), b.member().getOwnedPartitions(), c.member().getOwnedPartitions());
+            }
+        } finally {
+            NodeWithSilencedHeartbeat.SILENT.set(false);
+        }
+    }
+
+    static int partition(UUID device) {
+        return EntityPartitioner.partition(device, ClusterNode.PARTITIONS);
+    }
+
+    private static void signal(String signal, Process process) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).inheritIO().start();
+        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as("kill -%s %d", signal, process.pid()).isZero();
+    }
+}
