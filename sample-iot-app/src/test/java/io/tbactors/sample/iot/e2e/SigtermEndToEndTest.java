@@ -103,8 +103,19 @@ class SigtermEndToEndTest {
         assertThat(failed).as("requests answered 500 during the stop; app log %s", log).isEmpty();
     }
 
-    private static void postUntilRefused(ApiClient api, ApiClient.Device device, long firstSeq, Set<Long> answered,
-                                         AtomicInteger total, List<String> failed) {
+    /**
+     * Posts numbered single readings ({@code {"seq": n}}) one after the other until one is not answered 200 or the
+     * connection fails, as a device whose server went away.
+     *
+     * @param api the app
+     * @param device the device posting
+     * @param firstSeq the first number; the poster counts up from it
+     * @param answered where the numbers answered 200 go
+     * @param total counts every reading answered 200
+     * @param failed where the bodies of 500 answers go
+     */
+    static void postUntilRefused(ApiClient api, ApiClient.Device device, long firstSeq, Set<Long> answered,
+                                 AtomicInteger total, List<String> failed) {
         for (long seq = firstSeq; seq < firstSeq + 1_000_000; seq++) {
             try {
                 ApiClient.Response response = api.postAsDevice(device.token(), "telemetry", "{\"seq\": " + seq + "}");
@@ -149,7 +160,7 @@ class SigtermEndToEndTest {
                 acknowledged.put(device.id(), acks);
                 MqttDevice mqtt = MqttDevice.connect(app.mqttPort(), device.token(), MQTT_WINDOW + 10);
                 clients.add(mqtt);
-                publishers.submit(() -> publishUntilClosed(mqtt, acks, total));
+                publishers.submit(() -> publishUntilClosed(mqtt, MQTT_WINDOW, acks, total));
             }
             await().atMost(Duration.ofSeconds(120)).until(() -> total.get() >= MQTT_ACKNOWLEDGED_BEFORE_STOP);
 
@@ -175,11 +186,20 @@ class SigtermEndToEndTest {
         assertThat(checked).isGreaterThanOrEqualTo(MQTT_ACKNOWLEDGED_BEFORE_STOP);
     }
 
-    private static void publishUntilClosed(MqttDevice mqtt, Set<Long> acks, AtomicInteger total) {
-        Semaphore window = new Semaphore(MQTT_WINDOW);
+    /**
+     * Publishes numbered QoS 1 readings ({@code {"seq": n}}), up to {@code window} unacknowledged at a time, until the
+     * connection is lost.
+     *
+     * @param mqtt the device's connection
+     * @param window the most readings without their PUBACK
+     * @param acks where the numbers acknowledged with a PUBACK go
+     * @param total counts every PUBACK
+     */
+    static void publishUntilClosed(MqttDevice mqtt, int window, Set<Long> acks, AtomicInteger total) {
+        Semaphore unacknowledged = new Semaphore(window);
         try {
             for (long seq = 0; mqtt.isConnected(); seq++) {
-                if (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                if (!unacknowledged.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                     seq--;
                     continue;
                 }
@@ -189,12 +209,12 @@ class SigtermEndToEndTest {
                     public void onSuccess(IMqttToken token) {
                         acks.add(mine);
                         total.incrementAndGet();
-                        window.release();
+                        unacknowledged.release();
                     }
 
                     @Override
                     public void onFailure(IMqttToken token, Throwable failure) {
-                        window.release();
+                        unacknowledged.release();
                     }
                 };
                 mqtt.publish(MqttDevice.TELEMETRY, "{\"seq\": " + seq + "}", 1, listener);
