@@ -21,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import lombok.extern.slf4j.Slf4j;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The same on the postgres profile, against the test run's PostgreSQL server (see {@link TestPostgres}).
  */
 @Slf4j
-class SigkillEndToEndTest {
+class SigkillEndToEndTest extends AppProcessTest {
 
     private static final int HTTP_DEVICES = 6;
     private static final int HTTP_POSTERS = 24;
@@ -44,23 +42,11 @@ class SigkillEndToEndTest {
     private static final int ANSWERED_BEFORE_KILL = 4000;
     private static final Duration WAIT = Duration.ofSeconds(120);
 
-    @TempDir
-    Path dir;
-
-    private AppProcess app;
-
-    @AfterEach
-    void killWhatIsLeft() {
-        if (app != null) {
-            app.close();
-        }
-    }
-
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"h2", "postgres"})
     void aSigkillWhileDevicesPostAndPublishLosesNoReadingThatWasAnsweredOrAcknowledged(String database) throws Exception {
         boolean postgres = database.equals("postgres");
-        String url = postgres ? TestPostgres.newDatabase() : "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
+        String url = databaseUrl(database);
         String[] profile = postgres ? new String[] {"--spring.profiles.active=postgres"} : new String[0];
         app = AppProcess.start(url, "384m", profile);
         Path appLog = app.log();

@@ -23,9 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.paho.client.mqttv3.IMqttActionListener;
 import org.eclipse.paho.client.mqttv3.IMqttToken;
 import org.eclipse.paho.client.mqttv3.MqttException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * close only after the actors and the write queues have drained. And once more over MQTT: every reading acknowledged
  * with a PUBACK must be in the file.
  */
-class SigtermEndToEndTest {
+class SigtermEndToEndTest extends AppProcessTest {
 
     private static final int DEVICES = 10;
     private static final int POSTERS = 50;
@@ -47,23 +45,11 @@ class SigtermEndToEndTest {
     private static final int MQTT_WINDOW = 200;
     private static final int MQTT_ACKNOWLEDGED_BEFORE_STOP = 3000;
 
-    @TempDir
-    Path dir;
-
-    private AppProcess app;
-
-    @AfterEach
-    void killWhatIsLeft() {
-        if (app != null) {
-            app.close();
-        }
-    }
-
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"h2", "postgres"})
     void aSigtermWhileDevicesPostLosesNoReadingThatWasAnswered200(String database) throws Exception {
         boolean postgres = database.equals("postgres");
-        String url = postgres ? TestPostgres.newDatabase() : "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
+        String url = databaseUrl(database);
         app = postgres ? AppProcess.start(url, "384m", "--spring.profiles.active=postgres") : AppProcess.start(url, "384m");
         Path log = app.log();
         ApiClient api = app.api();
@@ -141,7 +127,7 @@ class SigtermEndToEndTest {
      */
     @Test
     void aSigtermWhileDevicesPublishLosesNoReadingThatWasAcknowledged() throws Exception {
-        String url = "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
+        String url = databaseUrl("h2");
         app = AppProcess.start(url, "384m");
         Path log = app.log();
         ApiClient api = app.api();
