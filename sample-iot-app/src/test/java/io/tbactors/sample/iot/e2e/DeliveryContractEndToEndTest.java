@@ -142,18 +142,18 @@ class DeliveryContractEndToEndTest extends EndToEndTest {
     }
 
     @Test
-    void aRequestWithMoreReadingsThanTheDeviceBoundGets413NamingTheBound() {
+    void aRequestWithMoreValuesThanTheDeviceBoundGets413NamingTheBound() {
         ApiClient.Device device = newDevice();
 
         ApiClient.Response refused = api.postAsDevice(device.token(), "telemetry", "[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}, {\"a\": 4}]");
 
         assertThat(refused.status()).isEqualTo(413);
-        assertThat(refused.json().get("detail").stringValue()).contains("4 readings", "at most 3",
+        assertThat(refused.json().get("detail").stringValue()).contains("4 values", "4 reading(s)", "at most 3",
                 "sample.device-api.max-in-flight-per-device");
     }
 
     private long inFlight() {
-        return api.get("/actuator/health").json().get("components").get("deviceApi").get("details").get("inFlightReadings")
+        return api.get("/actuator/health").json().get("components").get("deviceApi").get("details").get("inFlightValues")
                 .longValue();
     }
 
