@@ -11,6 +11,7 @@
     const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#d97706', '#7c3aed', '#0891b2', '#db2777', '#4b5563'];
     const KIND_LETTER = {AppActor: 'A', TenantActor: 'T', DeviceActor: 'D', RuleChainActor: 'C', RuleNodeActor: 'N'};
     const MAX_RECONNECT_DELAY = 5000;
+    const MIN_CHART_SPAN = 60e3;
 
     // ------------------------------------------------------------------ DOM helpers
 
@@ -363,7 +364,8 @@
     // ------------------------------------------------------------------ one device
 
     function devicePage(root, [id]) {
-        const state = {keys: null, window: WINDOWS[1][1], lastActivity: undefined, loading: false, dirty: false, plot: null, known: []};
+        const state = {keys: null, window: WINDOWS[1][1], lastActivity: undefined, loading: false, dirty: false, plot: null, known: [],
+            alarmsLoading: false, alarmsDirty: false};
         const title = h('h1', null, '...');
         const info = h('dl', {cls: 'kv'});
         const latest = h('div', {id: 'device-latest'});
@@ -500,10 +502,16 @@
                 return;
             }
             const colorOf = key => COLORS[state.known.indexOf(key) % COLORS.length];
+            // the x axis spans the data the window holds, not the whole window: a minute of readings in a 15-minute
+            // window fills the chart (at least a minute wide, never past the window)
+            const rangeEnd = Math.min(end, Math.max(xs[xs.length - 1], xs[0] + MIN_CHART_SPAN));
+            const rangeStart = Math.max(start, Math.min(xs[0], rangeEnd - MIN_CHART_SPAN));
+            chart.dataset.rangeStart = String(rangeStart);
+            chart.dataset.rangeEnd = String(rangeEnd);
             state.plot = new uPlot({
                 width: chart.clientWidth || 600,
                 height: 300,
-                scales: {x: {time: true, range: () => [start / 1000, end / 1000]}},
+                scales: {x: {time: true, range: () => [rangeStart / 1000, rangeEnd / 1000]}},
                 series: [{}, ...keys.map(key => ({label: key, stroke: colorOf(key), width: 2, spanGaps: true,
                     points: {show: xs.length < 80, size: 5, fill: colorOf(key)}}))],
                 axes: [{stroke: '#667085', grid: {stroke: '#eef1f5'}}, {stroke: '#667085', grid: {stroke: '#eef1f5'}}]
@@ -535,19 +543,42 @@
             }
         }
 
-        function onAlarms(data) {
-            const mine = data.alarms.filter(alarm => alarm.deviceId === id);
-            replace(alarms, alarmTable(mine, false, 'No alarms for this device.'));
+        // this device's alarms come from the alarm API, not from the stream's view, which holds only the newest alarms
+        // of all devices; the stream's event says when to look again
+        async function loadAlarms() {
+            if (state.alarmsLoading) {
+                state.alarmsDirty = true;
+                return;
+            }
+            state.alarmsLoading = true;
+            try {
+                const mine = await request('GET', '/api/alarms?deviceId=' + encodeURIComponent(id));
+                replace(alarms, alarmTable(mine, false, 'No alarms for this device.'));
+            } catch (e) {
+                replace(alarms, h('div', {cls: 'error-text'}, e.message));
+            } finally {
+                state.alarmsLoading = false;
+                if (state.alarmsDirty) {
+                    state.alarmsDirty = false;
+                    loadAlarms();
+                }
+            }
+        }
+
+        function onAlarms() {
+            loadAlarms();
         }
 
         loadDevice();
         loadAttributes();
+        loadAlarms();
         return {
             onDevices, onAlarms,
             onReconnect: () => {
                 loadDevice();
                 loadAttributes();
                 loadHistory();
+                loadAlarms();
             },
             dispose: () => {
                 resize.disconnect();

@@ -82,14 +82,18 @@ public class SampleProperties {
         private Duration replyTimeout = Duration.ofSeconds(30);
 
         /**
-         * Most readings of one device in flight (accepted, not yet through the root rule chain); a request that would
-         * pass it gets 429, one with more readings than this gets 413.
+         * Most values (key-value pairs of readings: what costs memory) of one device in flight, accepted and not yet
+         * through the root rule chain; a request that would pass it gets 429 (MQTT: waits), one with more values than
+         * this gets 413 (MQTT: the connection is closed).
          */
-        @Min(1)
+        @Min(value = 1, message = "sample.device-api.max-in-flight-per-device must be at least 1 (values in flight)")
         private int maxInFlightPerDevice = 10_000;
 
-        /** Most readings of one tenant's devices in flight; a request that would pass it gets 429. */
-        @Min(1)
+        /**
+         * Most values of one tenant's devices in flight; a request that would pass it gets 429 (MQTT: waits). The
+         * default keeps a 256 MB heap alive under any mix of wide and narrow readings.
+         */
+        @Min(value = 1, message = "sample.device-api.max-in-flight-per-tenant must be at least 1 (values in flight)")
         private int maxInFlightPerTenant = 50_000;
 
         /**
@@ -107,9 +111,24 @@ public class SampleProperties {
         /** Oldest a reading's {@code ts} may be, before the server's clock; older ones get 400. No limit when unset. */
         private Duration maxTsAge;
 
+        /**
+         * Most bytes of HTTP device API bodies parsed at once; a body that finds this many being parsed gets 503 with
+         * {@code Retry-After}, unparsed (one body is always parsed when no other is). A parsed body takes several times
+         * its size in heap, and each parse a request thread's CPU, so this bounds both under many connections posting
+         * large bodies. MQTT parses on its few event-loop threads and needs no such bound.
+         */
+        @NotNull(message = "sample.device-api.max-parsing must be set, e.g. 1MB")
+        private DataSize maxParsing = DataSize.ofMegabytes(1);
+
         /** How long health reports {@code OVERLOADED} after the device API last answered 429. */
         @NotNull
         private Duration overloadHealthWindow = Duration.ofSeconds(10);
+
+        /** @return whether a body of the largest accepted size can be parsed */
+        @AssertTrue(message = "sample.device-api.max-parsing must be at least sample.device-api.max-payload-size")
+        public boolean isParsingBoundAtLeastPayloadSize() {
+            return maxParsing == null || maxPayloadSize == null || maxParsing.toBytes() >= maxPayloadSize.toBytes();
+        }
 
         /**
          * @return whether a device's bound fits in its tenant's, without which a device could be refused forever

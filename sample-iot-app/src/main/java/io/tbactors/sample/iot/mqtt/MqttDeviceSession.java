@@ -50,6 +50,7 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
     private static final byte REASON_UNSPECIFIED_ERROR = (byte) 0x80;
     private static final byte REASON_TOPIC_NAME_INVALID = (byte) 0x90;
     private static final byte REASON_PAYLOAD_FORMAT_INVALID = (byte) 0x99;
+    private static final byte REASON_QUOTA_EXCEEDED = (byte) 0x97;
     private static final byte SUBSCRIPTION_REFUSED = (byte) 0x80;
     private static final int MAX_RETRY_DELAY_MS = 50;
 
@@ -68,6 +69,8 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
     private boolean retryScheduled;
     private int retryDelayMs = 1;
     private boolean invalidLogged;
+    /** Values of the first waiting message once it was parsed and found no room; 0 while it was not. */
+    private int blockedValues;
     private CompletableFuture<Void> drained;
 
     MqttDeviceSession(MqttDeviceServer server) {
@@ -255,6 +258,10 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
                     + "' is not a device API topic; publish to " + TELEMETRY_TOPIC + " or " + ATTRIBUTES_TOPIC);
             return Step.TAKEN;
         }
+        if (blockedValues > 0 && !server.getIngestion().hasRoom(device, blockedValues)) {
+            // still no room for it: wait without parsing it again
+            return Step.BLOCKED;
+        }
         List<TsEntry> entries;
         try {
             entries = msgType.equals(TbMsgType.POST_TELEMETRY_REQUEST) ? server.getParser().parseTelemetry(publish.payload())
@@ -265,13 +272,18 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
         }
         DeviceIngestion.Admission admission = server.getIngestion().submit(device, msgType, entries);
         if (!admission.accepted()) {
-            if (admission.refusal() == DeviceIngestion.Refusal.TOO_MANY_READINGS) {
-                reject(publish, REASON_PAYLOAD_FORMAT_INVALID, admission.detail());
+            if (admission.refusal() == DeviceIngestion.Refusal.TOO_LARGE) {
+                // it can never fit, and MQTT 3.1.1 cannot refuse it but by not acknowledging, which a client would
+                // answer by sending it again forever: the connection ends, with the reason
+                server.getMetrics().invalid();
+                disconnect(REASON_QUOTA_EXCEEDED, "a message that can never be admitted: " + admission.detail());
                 return Step.TAKEN;
             }
             // the device's or tenant's work in flight is at its bound (or the actors are starting): try again soon
+            blockedValues = DeviceIngestion.valuesOf(entries);
             return Step.BLOCKED;
         }
+        blockedValues = 0;
         retryDelayMs = 1;
         InFlight taken = new InFlight(publish.qos() == MqttQoS.AT_LEAST_ONCE ? publish.packetId() : -1);
         inFlight.addLast(taken);
@@ -436,6 +448,25 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
             }
         });
         return done;
+    }
+
+    /**
+     * Ends the connection because of what the client sent: an MQTT 5 client is told why with a DISCONNECT and its
+     * reason code first; a 3.1.1 client has no such packet, so the reason goes to the log only (as with
+     * {@link #close}).
+     */
+    private void disconnect(byte reasonCode, String reason) {
+        if (closing) {
+            return;
+        }
+        if (protocolLevel == MQTT_5 && ctx.channel().isActive()) {
+            closing = true;
+            log.warn("Closing the MQTT connection of {}: it sent {}", who(), reason);
+            ctx.writeAndFlush(MqttMessageBuilders.disconnect().reasonCode(reasonCode).build())
+                    .addListener(done -> ctx.close());
+            return;
+        }
+        close(reason, true);
     }
 
     private void close(String reason, boolean warn) {

@@ -16,8 +16,6 @@ import io.tbactors.sample.iot.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.ProblemResponses;
-import lombok.RequiredArgsConstructor;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -26,15 +24,15 @@ import org.springframework.stereotype.Component;
  * The device API's logic, compatible with ThingsBoard's HTTP transport: a device posts with its access token in the
  * path; {@link DeviceApiServlet} reads the body and writes what this returns. A 200 means stored: it comes once the
  * tenant's root rule chain has finished with every reading of the request (asynchronously: no thread waits). 429
- * (with Retry-After) when the device's or the tenant's readings in flight are at their bound (checked before the body
+ * when the device's or the tenant's values in flight are at their bound (checked before the body
  * is parsed when there is no room at all, and again with the body's count), or the device's mailbox is full; 500 with
- * the reason when the chain failed on a reading; 503 (with Retry-After) when a storage write queue is full; 410 when
+ * the reason when the chain failed on a reading; 503 when a storage write queue is full; 410 when
  * the device was deleted before its readings were stored; 503 when the actor system is shutting down or the chain did
  * not finish within the reply timeout; 400, 401 and 413 for a bad body, an unknown token and a body over the limit.
- * Every answer that is not a 200 carries a problem detail.
+ * Every answer that is not a 200 carries a problem detail, and every 429 and 503 a {@code Retry-After} (see
+ * {@link ProblemResponses#of}).
  */
 @Component
-@RequiredArgsConstructor
 public class DeviceApiHandler {
 
     private final DeviceService deviceService;
@@ -42,6 +40,24 @@ public class DeviceApiHandler {
     private final DeviceIngestion ingestion;
     private final SampleProperties properties;
     private final IotStats stats;
+    private final ParseBudget parseBudget;
+
+    /**
+     * @param deviceService finds a device by its token
+     * @param parser parses bodies into readings
+     * @param ingestion admits readings into the rule engine
+     * @param properties the device API's settings
+     * @param stats counts refusals
+     */
+    public DeviceApiHandler(DeviceService deviceService, DevicePayloadParser parser, DeviceIngestion ingestion,
+                            SampleProperties properties, IotStats stats) {
+        this.deviceService = deviceService;
+        this.parser = parser;
+        this.ingestion = ingestion;
+        this.properties = properties;
+        this.stats = stats;
+        this.parseBudget = new ParseBudget(properties.getDeviceApi().getMaxParsing().toBytes());
+    }
 
     /**
      * @param accessToken the device's token
@@ -72,8 +88,20 @@ public class DeviceApiHandler {
             if (room != null) {
                 return CompletableFuture.completedFuture(refused(room, path));
             }
-            List<TsEntry> entries = TbMsgType.POST_TELEMETRY_REQUEST.equals(msgType) ? parser.parseTelemetry(body)
-                    : List.of(new TsEntry(null, parser.parseAttributes(body)));
+            if (!parseBudget.tryAcquire(body.length)) {
+                stats.deviceRejected();
+                return CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, "The server is "
+                        + "parsing " + parseBudget.parsing() / 1024 + " KB of device API bodies, at most "
+                        + parseBudget.maxBytes() / 1024 + " KB at once (sample.device-api.max-parsing); send it again later",
+                        path));
+            }
+            List<TsEntry> entries;
+            try {
+                entries = TbMsgType.POST_TELEMETRY_REQUEST.equals(msgType) ? parser.parseTelemetry(body)
+                        : List.of(new TsEntry(null, parser.parseAttributes(body)));
+            } finally {
+                parseBudget.release(body.length);
+            }
             return submit(device, msgType, entries, path);
         } catch (ApiException refused) {
             return CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
@@ -98,8 +126,9 @@ public class DeviceApiHandler {
 
     private static ResponseEntity<Object> refused(DeviceIngestion.Admission admission, String path) {
         return switch (admission.refusal()) {
-            case TOO_MANY_READINGS -> ProblemResponses.of(HttpStatus.CONTENT_TOO_LARGE, admission.detail(), path);
-            case IN_FLIGHT_FULL -> tooManyRequests("Too many readings in flight, slow down: " + admission.detail(), path);
+            case TOO_LARGE -> ProblemResponses.of(HttpStatus.CONTENT_TOO_LARGE, admission.detail(), path);
+            case IN_FLIGHT_FULL -> ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS, "Too many readings in flight, slow down: "
+                    + admission.detail(), path);
             case NOT_STARTED -> ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, admission.detail(), path);
         };
     }
@@ -108,7 +137,7 @@ public class DeviceApiHandler {
         Throwable cause = unwrap(failure);
         if (cause instanceof RuleChainFailureException chainFailed
                 && chainFailed.getCause() instanceof WriteBehindQueue.QueueFullException full) {
-            return retryLater(HttpStatus.SERVICE_UNAVAILABLE, "The storage queue is full, so the reading was not stored; "
+            return ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, "The storage queue is full, so the reading was not stored; "
                     + "send it again later: " + full.getMessage(), path);
         }
         if (cause instanceof RuleChainFailureException chainFailed
@@ -127,7 +156,8 @@ public class DeviceApiHandler {
                     + remote.getReason() + ": " + remote.getError(), path);
         }
         if (cause instanceof MessageNotAcceptedException notAccepted && notAccepted.isMailboxFull()) {
-            return tooManyRequests("The device sends faster than it is processed, slow down: " + notAccepted.getMessage(), path);
+            return ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS, "The device sends faster than it is processed, slow "
+                    + "down: " + notAccepted.getMessage(), path);
         }
         if (cause instanceof TimeoutException) {
             return ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, "The message was not stored within "
@@ -148,15 +178,5 @@ public class DeviceApiHandler {
             cause = cause.getCause();
         }
         return cause;
-    }
-
-    private static ResponseEntity<Object> tooManyRequests(String detail, String path) {
-        return retryLater(HttpStatus.TOO_MANY_REQUESTS, detail, path);
-    }
-
-    private static ResponseEntity<Object> retryLater(HttpStatus status, String detail, String path) {
-        ResponseEntity<Object> busy = ProblemResponses.of(status, detail, path);
-        return ResponseEntity.status(busy.getStatusCode()).headers(busy.getHeaders()).header(HttpHeaders.RETRY_AFTER, "1")
-                .body(busy.getBody());
     }
 }

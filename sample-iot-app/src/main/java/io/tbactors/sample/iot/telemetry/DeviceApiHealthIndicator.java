@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code deviceApi} health component: {@link #OVERLOADED} while the device API refuses readings with 429 (within
- * {@code sample.device-api.overload-health-window} of the last refusal), else {@code UP}; details give the readings
+ * {@code sample.device-api.overload-health-window} of the last refusal), else {@code UP}; details give the values
  * in flight and the bounds. application.yml ranks {@code OVERLOADED} in the overall status and maps it to HTTP 503, so
  * a load balancer reading {@code /actuator/health} sees the overload.
  */
@@ -22,7 +22,7 @@ public class DeviceApiHealthIndicator extends AbstractHealthIndicator {
     private final long windowNanos;
 
     /**
-     * @param limiter counts readings in flight and refusals
+     * @param limiter counts values in flight and refusals
      * @param properties the window
      */
     public DeviceApiHealthIndicator(InFlightLimiter limiter, SampleProperties properties) {
@@ -33,7 +33,7 @@ public class DeviceApiHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("inFlightReadings", limiter.getInFlightReadings())
+        builder.withDetail("inFlightValues", limiter.getInFlightValues())
                 .withDetail("maxInFlightPerDevice", limiter.getPerDevice())
                 .withDetail("maxInFlightPerTenant", limiter.getPerTenant())
                 .withDetail("refused", limiter.getRefused());

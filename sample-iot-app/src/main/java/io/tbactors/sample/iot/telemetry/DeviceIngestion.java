@@ -12,10 +12,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * The one way readings enter the rule engine, whatever transport brought them (HTTP, MQTT): it takes room in the
- * {@link InFlightLimiter}, hands the readings to the device's actor (or, with the {@code cluster} profile, to the
- * device's owner node) and returns the future that completes when the tenant's root rule chain has stored them. The
- * room is given back when that future completes, not when the client is answered.
+ * The one way readings enter the rule engine, whatever transport brought them (HTTP, MQTT): it takes room for their
+ * values (key-value pairs, what costs memory) in the {@link InFlightLimiter}, hands the readings to the device's actor
+ * (or, with the {@code cluster} profile, to the device's owner node) and returns the future that completes when the
+ * tenant's root rule chain has stored them. The room is given back when that future completes, not when the client is
+ * answered.
  */
 @Component
 public class DeviceIngestion {
@@ -43,7 +44,7 @@ public class DeviceIngestion {
     }
 
     /**
-     * The check before a message is parsed: refuses when the device or its tenant has no room for even one reading.
+     * The check before a message is parsed: refuses when the device or its tenant has no room for even one value.
      *
      * @param device the authenticated device
      * @return null when {@link #submit} may admit the message, else the refusal ({@link Refusal#IN_FLIGHT_FULL})
@@ -58,6 +59,15 @@ public class DeviceIngestion {
     }
 
     /**
+     * @param device the authenticated device
+     * @param values the values of a message already parsed once and refused for lack of room
+     * @return whether the device and its tenant have room for them now, checked without counting a refusal
+     */
+    public boolean hasRoom(Device device, int values) {
+        return limiter.hasRoom(device.tenantId(), device.id(), values);
+    }
+
+    /**
      * Admits a message's readings into the rule engine, or says why not.
      *
      * @param device the authenticated device
@@ -66,19 +76,20 @@ public class DeviceIngestion {
      * @return accepted with the future that completes once stored, or refused with the reason
      */
     public Admission submit(Device device, String msgType, List<TsEntry> entries) {
-        int readings = entries.size();
-        if (readings > limiter.getPerDevice()) {
-            return Admission.refused(Refusal.TOO_MANY_READINGS, "The message carries " + readings + " readings; at most "
-                    + limiter.getPerDevice() + " fit in one message (sample.device-api.max-in-flight-per-device)");
+        int values = valuesOf(entries);
+        if (values > limiter.getPerDevice()) {
+            return Admission.refused(Refusal.TOO_LARGE, "The message carries " + values + " values (key-value pairs) in "
+                    + entries.size() + " reading(s); at most " + limiter.getPerDevice() + " values fit in one message "
+                    + "(sample.device-api.max-in-flight-per-device)");
         }
-        String full = limiter.tryAcquire(device.tenantId(), device.id(), readings);
+        String full = limiter.tryAcquire(device.tenantId(), device.id(), values);
         if (full != null) {
             stats.deviceRejected();
             return Admission.refused(Refusal.IN_FLIGHT_FULL, full);
         }
         CompletableFuture<Void> processed = new CompletableFuture<>();
         // the room is given back when the work is done, not when the client is answered (a timeout answers earlier)
-        processed.whenComplete((ok, failure) -> limiter.release(device.tenantId(), device.id(), readings));
+        processed.whenComplete((ok, failure) -> limiter.release(device.tenantId(), device.id(), values));
         try {
             DeviceDataMsg msg = new DeviceDataMsg(device.tenantId(), device.id(), msgType, entries, processed);
             if (clusterPublisher != null) {
@@ -102,11 +113,24 @@ public class DeviceIngestion {
         return new Admission(null, null, processed);
     }
 
+    /**
+     * @param entries a message's readings
+     * @return the values (key-value pairs) they take room for in flight; a reading counts at least one
+     */
+    public static int valuesOf(List<TsEntry> entries) {
+        int values = 0;
+        for (TsEntry entry : entries) {
+            // a reading counts at least one, whatever it carries: its message costs memory too
+            values += Math.max(1, entry.values().size());
+        }
+        return values;
+    }
+
     /** Why a message was not admitted. */
     public enum Refusal {
-        /** More readings in one message than the per-device bound: it can never fit (HTTP 413). */
-        TOO_MANY_READINGS,
-        /** The device's or the tenant's readings in flight are at their bound: retry later (HTTP 429). */
+        /** More values in one message than the per-device bound: it can never fit (HTTP 413; MQTT: disconnect). */
+        TOO_LARGE,
+        /** The device's or the tenant's values in flight are at their bound: retry later (HTTP 429). */
         IN_FLIGHT_FULL,
         /** The actors are not running yet (HTTP 503). */
         NOT_STARTED

@@ -74,6 +74,19 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
     }
 
     @Override
+    protected ResponseEntity<Object> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode statusCode,
+                                                          WebRequest request) {
+        // Spring's own 503 (an async request timed out) says when to come back, as the API's own 429s and 503s do
+        if (ProblemResponses.isRetryLater(statusCode.value()) && !headers.containsHeader(HttpHeaders.RETRY_AFTER)) {
+            HttpHeaders withRetry = new HttpHeaders();
+            withRetry.putAll(headers);
+            withRetry.set(HttpHeaders.RETRY_AFTER, ProblemResponses.RETRY_AFTER_SECONDS);
+            return super.createResponseEntity(body, withRetry, statusCode, request);
+        }
+        return super.createResponseEntity(body, headers, statusCode, request);
+    }
+
+    @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
                                                                   HttpStatusCode status, WebRequest request) {
         String detail = "Request body is missing or empty";

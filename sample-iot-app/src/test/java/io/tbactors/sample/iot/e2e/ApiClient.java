@@ -49,6 +49,24 @@ final class ApiClient {
         return send(request(path).GET(), true);
     }
 
+    /**
+     * Reads one meter of the app's {@code /actuator/metrics}, for a sampler that must not stop on a missed sample.
+     *
+     * @param meterAndTags e.g. {@code jvm.memory.used?tag=area:heap}
+     * @return its first measurement, or -1 when it could not be read
+     */
+    double metric(String meterAndTags) {
+        try {
+            Response response = get("/actuator/metrics/" + meterAndTags);
+            if (response.status() == 200) {
+                return response.json().get("measurements").get(0).get("value").doubleValue();
+            }
+        } catch (RuntimeException missed) {
+            // under load a sample may be missed: the caller takes the next one
+        }
+        return -1;
+    }
+
     Response getWithoutCredentials(String path) {
         return send(request(path).GET(), false);
     }

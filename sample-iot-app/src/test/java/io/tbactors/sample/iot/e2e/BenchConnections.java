@@ -256,6 +256,15 @@ final class BenchConnections {
             out.write(bytes, 0, bytes.length);
         }
 
+        /** Drops the connection without a DISCONNECT, at once, even while another thread is blocked writing. */
+        void abort() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+
         @Override
         public void close() {
             try {

@@ -97,6 +97,10 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
 
         browser.click("#window-picker option[value='3600000']");
         browser.waitUntil(d -> points() == 4);
+        // the chart spans the seconds of data the hour holds, not the hour
+        long shown = Long.parseLong(browser.find("#device-chart").getAttribute("data-range-end"))
+                - Long.parseLong(browser.find("#device-chart").getAttribute("data-range-start"));
+        assertThat(shown).as("the chart's time axis, ms").isLessThan(5 * 60_000L);
         browser.click("#key-picker input[value=humidity]");
         browser.waitUntil(d -> points() == 3);
 
@@ -109,6 +113,9 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         browser.click("button[data-filter=CLEARED]");
         browser.waitUntil(d -> browser.findAll("#alarms-list tr[data-status=CLEARED]").stream()
                 .anyMatch(r -> r.getText().contains(name) && r.getText().contains("CLEARED")));
+        // the device's page lists its cleared alarm too, from the alarm API
+        browser.show("#/devices/" + id);
+        browser.waitUntil(d -> text("#device-alarms tr[data-status=CLEARED]").contains("High Temperature"));
 
         assertThat(browser.script("return window.notReloaded === true;")).isEqualTo(true);
         assertThat(browser.overflowsHorizontally()).isFalse();

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.tbactors.core.DefaultTbActorSystem;
+import io.tbactors.sample.iot.mqtt.MqttDeviceServer;
 import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,9 @@ class DeliveryContractEndToEndTest extends EndToEndTest {
 
     @Autowired
     IotStats stats;
+
+    @Autowired
+    MqttDeviceServer server;
 
     private HeldDispatcher held;
 
@@ -142,18 +146,31 @@ class DeliveryContractEndToEndTest extends EndToEndTest {
     }
 
     @Test
-    void aRequestWithMoreReadingsThanTheDeviceBoundGets413NamingTheBound() {
+    void aRequestWithMoreValuesThanTheDeviceBoundGets413NamingTheBound() {
         ApiClient.Device device = newDevice();
 
         ApiClient.Response refused = api.postAsDevice(device.token(), "telemetry", "[{\"a\": 1}, {\"a\": 2}, {\"a\": 3}, {\"a\": 4}]");
 
         assertThat(refused.status()).isEqualTo(413);
-        assertThat(refused.json().get("detail").stringValue()).contains("4 readings", "at most 3",
+        assertThat(refused.json().get("detail").stringValue()).contains("4 values", "4 reading(s)", "at most 3",
                 "sample.device-api.max-in-flight-per-device");
     }
 
+    @Test
+    void anMqttMessageWithMoreValuesThanTheDeviceBoundEndsTheConnectionAndNothingOfItIsStored() throws Exception {
+        ApiClient.Device device = newDevice();
+
+        try (MqttDevice mqtt = MqttDevice.connect(server.getPort(), device.token(), 10)) {
+            mqtt.publish(MqttDevice.TELEMETRY, "{\"a\": 1, \"b\": 2, \"c\": 3, \"d\": 4}", 1);
+
+            assertThat(mqtt.lost().await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the server closed the connection").isTrue();
+        }
+        assertThat(api.get(TelemetryEndToEndTest.latestPath(device)).json().has("a")).isFalse();
+        assertThat(inFlight()).isZero();
+    }
+
     private long inFlight() {
-        return api.get("/actuator/health").json().get("components").get("deviceApi").get("details").get("inFlightReadings")
+        return api.get("/actuator/health").json().get("components").get("deviceApi").get("details").get("inFlightValues")
                 .longValue();
     }
 

@@ -288,15 +288,7 @@ class DeviceApiBenchmark {
     }
 
     private static void sampleHeap(ApiClient api, AtomicLong max) {
-        try {
-            ApiClient.Response response = api.get("/actuator/metrics/jvm.memory.used?tag=area:heap");
-            if (response.status() == 200) {
-                long used = (long) response.json().get("measurements").get(0).get("value").doubleValue();
-                max.accumulateAndGet(used, Math::max);
-            }
-        } catch (RuntimeException e) {
-            // a sample missed under load is no reason to stop the benchmark
-        }
+        max.accumulateAndGet((long) api.metric("jvm.memory.used?tag=area:heap"), Math::max);
     }
 
     private static long rows(Connection connection, UUID deviceId, String key) throws IOException {

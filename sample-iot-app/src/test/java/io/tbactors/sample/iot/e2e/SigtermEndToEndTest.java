@@ -23,9 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.paho.client.mqttv3.IMqttActionListener;
 import org.eclipse.paho.client.mqttv3.IMqttToken;
 import org.eclipse.paho.client.mqttv3.MqttException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -38,7 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * close only after the actors and the write queues have drained. And once more over MQTT: every reading acknowledged
  * with a PUBACK must be in the file.
  */
-class SigtermEndToEndTest {
+class SigtermEndToEndTest extends AppProcessTest {
 
     private static final int DEVICES = 10;
     private static final int POSTERS = 50;
@@ -47,23 +45,11 @@ class SigtermEndToEndTest {
     private static final int MQTT_WINDOW = 200;
     private static final int MQTT_ACKNOWLEDGED_BEFORE_STOP = 3000;
 
-    @TempDir
-    Path dir;
-
-    private AppProcess app;
-
-    @AfterEach
-    void killWhatIsLeft() {
-        if (app != null) {
-            app.close();
-        }
-    }
-
     @ParameterizedTest(name = "on {0}")
     @ValueSource(strings = {"h2", "postgres"})
     void aSigtermWhileDevicesPostLosesNoReadingThatWasAnswered200(String database) throws Exception {
         boolean postgres = database.equals("postgres");
-        String url = postgres ? TestPostgres.newDatabase() : "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
+        String url = databaseUrl(database);
         app = postgres ? AppProcess.start(url, "384m", "--spring.profiles.active=postgres") : AppProcess.start(url, "384m");
         Path log = app.log();
         ApiClient api = app.api();
@@ -103,8 +89,19 @@ class SigtermEndToEndTest {
         assertThat(failed).as("requests answered 500 during the stop; app log %s", log).isEmpty();
     }
 
-    private static void postUntilRefused(ApiClient api, ApiClient.Device device, long firstSeq, Set<Long> answered,
-                                         AtomicInteger total, List<String> failed) {
+    /**
+     * Posts numbered single readings ({@code {"seq": n}}) one after the other until one is not answered 200 or the
+     * connection fails, as a device whose server went away.
+     *
+     * @param api the app
+     * @param device the device posting
+     * @param firstSeq the first number; the poster counts up from it
+     * @param answered where the numbers answered 200 go
+     * @param total counts every reading answered 200
+     * @param failed where the bodies of 500 answers go
+     */
+    static void postUntilRefused(ApiClient api, ApiClient.Device device, long firstSeq, Set<Long> answered,
+                                 AtomicInteger total, List<String> failed) {
         for (long seq = firstSeq; seq < firstSeq + 1_000_000; seq++) {
             try {
                 ApiClient.Response response = api.postAsDevice(device.token(), "telemetry", "{\"seq\": " + seq + "}");
@@ -130,7 +127,7 @@ class SigtermEndToEndTest {
      */
     @Test
     void aSigtermWhileDevicesPublishLosesNoReadingThatWasAcknowledged() throws Exception {
-        String url = "jdbc:h2:file:" + dir.resolve("sample-iot").toAbsolutePath();
+        String url = databaseUrl("h2");
         app = AppProcess.start(url, "384m");
         Path log = app.log();
         ApiClient api = app.api();
@@ -149,7 +146,7 @@ class SigtermEndToEndTest {
                 acknowledged.put(device.id(), acks);
                 MqttDevice mqtt = MqttDevice.connect(app.mqttPort(), device.token(), MQTT_WINDOW + 10);
                 clients.add(mqtt);
-                publishers.submit(() -> publishUntilClosed(mqtt, acks, total));
+                publishers.submit(() -> publishUntilClosed(mqtt, MQTT_WINDOW, acks, total));
             }
             await().atMost(Duration.ofSeconds(120)).until(() -> total.get() >= MQTT_ACKNOWLEDGED_BEFORE_STOP);
 
@@ -175,11 +172,20 @@ class SigtermEndToEndTest {
         assertThat(checked).isGreaterThanOrEqualTo(MQTT_ACKNOWLEDGED_BEFORE_STOP);
     }
 
-    private static void publishUntilClosed(MqttDevice mqtt, Set<Long> acks, AtomicInteger total) {
-        Semaphore window = new Semaphore(MQTT_WINDOW);
+    /**
+     * Publishes numbered QoS 1 readings ({@code {"seq": n}}), up to {@code window} unacknowledged at a time, until the
+     * connection is lost.
+     *
+     * @param mqtt the device's connection
+     * @param window the most readings without their PUBACK
+     * @param acks where the numbers acknowledged with a PUBACK go
+     * @param total counts every PUBACK
+     */
+    static void publishUntilClosed(MqttDevice mqtt, int window, Set<Long> acks, AtomicInteger total) {
+        Semaphore unacknowledged = new Semaphore(window);
         try {
             for (long seq = 0; mqtt.isConnected(); seq++) {
-                if (!window.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                if (!unacknowledged.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                     seq--;
                     continue;
                 }
@@ -189,12 +195,12 @@ class SigtermEndToEndTest {
                     public void onSuccess(IMqttToken token) {
                         acks.add(mine);
                         total.incrementAndGet();
-                        window.release();
+                        unacknowledged.release();
                     }
 
                     @Override
                     public void onFailure(IMqttToken token, Throwable failure) {
-                        window.release();
+                        unacknowledged.release();
                     }
                 };
                 mqtt.publish(MqttDevice.TELEMETRY, "{\"seq\": " + seq + "}", 1, listener);

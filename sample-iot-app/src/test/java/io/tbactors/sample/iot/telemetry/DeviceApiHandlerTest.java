@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -102,9 +103,10 @@ class DeviceApiHandlerTest {
         ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
-        assertThat(limiter.getInFlightReadings()).as("answered by the timeout, still in the rule engine").isEqualTo(1);
+        assertThat(response.getHeaders().getFirst("Retry-After")).as("a 503 says when to try again").isEqualTo("1");
+        assertThat(limiter.getInFlightValues()).as("answered by the timeout, still in the rule engine").isEqualTo(1);
         told.get().processed().complete(null);
-        assertThat(limiter.getInFlightReadings()).isZero();
+        assertThat(limiter.getInFlightValues()).isZero();
     }
 
     @Test
@@ -119,7 +121,7 @@ class DeviceApiHandlerTest {
 
         assertThat(response.getStatusCode().value()).isEqualTo(500);
         assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("rule node 'save' failed: disk full");
-        assertThat(limiter.getInFlightReadings()).isZero();
+        assertThat(limiter.getInFlightValues()).isZero();
     }
 
     @Test
@@ -129,7 +131,33 @@ class DeviceApiHandlerTest {
         ResponseEntity<Object> response = handler.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
 
         assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
         assertThat(((ProblemDetail) response.getBody()).getDetail()).endsWith("the actors are starting");
+    }
+
+    @Test
+    void aReadingCountsItsValuesSoOneWiderThanTheDeviceBoundGets413AndTakesNothing() throws Exception {
+        InFlightLimiter bounded = limiterHolding(3, 0);
+
+        ResponseEntity<Object> response = post(parsingHandlerWith(bounded), "{\"a\": 1, \"b\": 2, \"c\": 3, \"d\": 4}");
+
+        assertThat(response.getStatusCode().value()).isEqualTo(413);
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("4 values", "1 reading(s)", "at most 3",
+                "sample.device-api.max-in-flight-per-device");
+        assertThat(bounded.getInFlightValues()).isZero();
+        Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
+    }
+
+    @Test
+    void aWideReadingTakesRoomForEachOfItsValues() throws Exception {
+        InFlightLimiter bounded = limiterHolding(5, 0);
+        DeviceApiHandler handler5 = parsingHandlerWith(bounded);
+
+        post(handler5, "{\"a\": 1, \"b\": 2, \"c\": 3}");
+        ResponseEntity<Object> second = post(handler5, "{\"a\": 1, \"b\": 2, \"c\": 3}");
+
+        assertThat(bounded.getInFlightValues()).as("the first reading's three values").isEqualTo(3);
+        assertThat(second.getStatusCode().value()).as("three more do not fit in five").isEqualTo(429);
     }
 
     @Test
@@ -143,7 +171,7 @@ class DeviceApiHandlerTest {
 
         assertThat(response.getStatusCode().value()).as("429, not the 400 a parse would give").isEqualTo(429);
         assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
-        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("the device has 2 reading(s) in flight");
+        assertThat(((ProblemDetail) response.getBody()).getDetail()).contains("the device has 2 value(s) in flight");
         Mockito.verify(parser, Mockito.never()).parseTelemetry(any());
         assertThat(full.getRefused()).isEqualTo(1);
         assertThat(stats.getDeviceRejected()).isEqualTo(1);
@@ -153,23 +181,31 @@ class DeviceApiHandlerTest {
     @Test
     void aBodyThatFitsTheRoomLeftOnlyInPartIsParsedAndThenRefused() throws Exception {
         InFlightLimiter partly = limiterHolding(3, 2);
-        DeviceApiHandler bounded = handlerWith(new DevicePayloadParser(JsonMapper.builder().build(), properties), partly);
 
-        ResponseEntity<Object> response = bounded.postTelemetry("token",
-                "[{\"a\": 1}, {\"a\": 2}]".getBytes(StandardCharsets.UTF_8), PATH).get(5, TimeUnit.SECONDS);
+        ResponseEntity<Object> response = post(parsingHandlerWith(partly), "[{\"a\": 1}, {\"a\": 2}]");
 
         assertThat(response.getStatusCode().value()).isEqualTo(429);
-        assertThat(partly.getInFlightReadings()).as("nothing taken by the refused message").isEqualTo(2);
+        assertThat(partly.getInFlightValues()).as("nothing taken by the refused message").isEqualTo(2);
         Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
     }
 
-    /** A limiter whose device and tenant bounds are both {@code bound}, with {@code held} of the device's readings in flight. */
+    /** A limiter whose device and tenant bounds are both {@code bound}, with {@code held} of the device's values in flight. */
     private InFlightLimiter limiterHolding(int bound, int held) {
         properties.getDeviceApi().setMaxInFlightPerDevice(bound);
         properties.getDeviceApi().setMaxInFlightPerTenant(bound);
         InFlightLimiter limiter = new InFlightLimiter(properties);
         assertThat(limiter.tryAcquire(DEVICE.tenantId(), DEVICE.id(), held)).isNull();
         return limiter;
+    }
+
+    private DeviceApiHandler parsingHandlerWith(InFlightLimiter limiter) {
+        return handlerWith(new DevicePayloadParser(JsonMapper.builder().build(), properties), limiter);
+    }
+
+    private static ResponseEntity<Object> post(DeviceApiHandler handler, String body) throws Exception {
+        CompletableFuture<ResponseEntity<Object>> answer = handler.postTelemetry("token", body.getBytes(StandardCharsets.UTF_8), PATH);
+        // a message still in the rule engine has no answer yet: only what was answered at once is returned
+        return answer.isDone() ? answer.get(5, TimeUnit.SECONDS) : null;
     }
 
     private DeviceApiHandler handlerWith(DevicePayloadParser parser, InFlightLimiter limiter) {

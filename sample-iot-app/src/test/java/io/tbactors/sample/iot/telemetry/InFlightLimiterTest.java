@@ -32,9 +32,9 @@ class InFlightLimiterTest {
 
         String refusal = limiter.tryAcquire(TENANT, b, 6);
 
-        assertThat(refusal).contains("tenant has 10 reading(s) in flight; at most 15");
+        assertThat(refusal).contains("tenant has 10 value(s) in flight; at most 15");
         assertThat(limiter.tryAcquire(TENANT, b, 5)).as("b's refused 6 were given back").isNull();
-        assertThat(limiter.getInFlightReadings()).isEqualTo(15);
+        assertThat(limiter.getInFlightValues()).isEqualTo(15);
         assertThat(limiter.getRefused()).isEqualTo(1);
     }
 
@@ -52,7 +52,7 @@ class InFlightLimiterTest {
                 for (int i = 0; i < 20_000; i++) {
                     int readings = 1 + i % 4;
                     if (limiter.tryAcquire(TENANT, device, readings) == null) {
-                        if (limiter.getInFlightReadings() > 15) {
+                        if (limiter.getInFlightValues() > 15) {
                             overBound.incrementAndGet();
                         }
                         limiter.release(TENANT, device, readings);
@@ -66,7 +66,7 @@ class InFlightLimiterTest {
         assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 
         assertThat(overBound).hasValue(0);
-        assertThat(limiter.getInFlightReadings()).isZero();
+        assertThat(limiter.getInFlightValues()).isZero();
         for (UUID device : devices) {
             assertThat(limiter.tryAcquire(TENANT, device, 10)).as("the device's whole bound is free again").isNull();
             limiter.release(TENANT, device, 10);
