@@ -227,20 +227,6 @@ public class ActorSystemContext {
         return Optional.ofNullable(introspection);
     }
 
-    /**
-     * @return the actor system as the default implementation
-     * @throws IllegalStateException when the application declared an actor system of another type
-     * @deprecated read statistics through {@link #getIntrospection()}, which works with any system that offers them
-     */
-    @Deprecated(since = "0.1.0")
-    public DefaultTbActorSystem getDefaultActorSystem() {
-        if (actorSystem instanceof DefaultTbActorSystem system) {
-            return system;
-        }
-        throw new IllegalStateException("The actor system bean is a " + actorSystem.getClass().getName() + ", not a "
-                + DefaultTbActorSystem.class.getName() + "; use getIntrospection() or getActorSystem()");
-    }
-
     /** @return the actor system's scheduler; tasks that throw are logged and periodic ones keep running */
     public ScheduledExecutorService getScheduler() {
         return actorSystem.getScheduler();

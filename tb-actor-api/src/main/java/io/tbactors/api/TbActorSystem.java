@@ -76,20 +76,17 @@ public interface TbActorSystem {
     void stop();
 
     /**
-     * @param parent the parent
      * @param msg told with normal priority to each child of the parent
      */
     void broadcastToChildren(TbActorId parent, TbActorMsg msg);
 
     /**
-     * @param parent the parent
      * @param msg told to each child of the parent
      * @param highPriority whether to tell it with high priority
      */
     void broadcastToChildren(TbActorId parent, TbActorMsg msg, boolean highPriority);
 
     /**
-     * @param parent the parent
      * @param msg told to each child of the parent whose id has this entity type
      * @param entityType the entity type
      */
@@ -99,14 +96,12 @@ public interface TbActorSystem {
     }
 
     /**
-     * @param parent the parent
      * @param childFilter selects the children
      * @param msg told to each selected child
      */
     void broadcastToChildren(TbActorId parent, Predicate<TbActorId> childFilter, TbActorMsg msg);
 
     /**
-     * @param parent the parent
      * @param childFilter selects the children
      * @return the ids of the matching children, a snapshot
      */

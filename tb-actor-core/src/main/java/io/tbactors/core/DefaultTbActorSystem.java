@@ -49,7 +49,6 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
     }
 
     /**
-     * @param settings the settings
      * @param listener receives the runtime's events (for metrics); {@link TbActorSystemListener#NOOP} for none
      */
     public DefaultTbActorSystem(TbActorSystemSettings settings, TbActorSystemListener listener) {

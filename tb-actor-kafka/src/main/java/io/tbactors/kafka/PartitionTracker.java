@@ -61,7 +61,6 @@ final class PartitionTracker {
     private volatile long lag = -1;
 
     /**
-     * @param partition the partition
      * @param nodeInFlight the node's count of records in flight, shared by its partitions
      */
     PartitionTracker(int partition, AtomicInteger nodeInFlight) {

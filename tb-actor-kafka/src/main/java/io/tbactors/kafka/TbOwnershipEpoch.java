@@ -41,7 +41,6 @@ public final class TbOwnershipEpoch {
     /**
      * An epoch whose currency the given supplier tells; for tests of code that checks epochs.
      *
-     * @param partition the partition
      * @param generation which assignment of the partition
      * @param current whether the epoch is current, asked at each {@link #isCurrent()}
      * @return the epoch

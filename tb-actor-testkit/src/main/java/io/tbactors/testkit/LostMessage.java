@@ -9,7 +9,6 @@ import io.tbactors.api.TbActorMsg;
  * just be waiting its turn; after the system stopped it was lost.
  *
  * @param target the actor it was told to
- * @param message the message
  * @param tells how many tells of this very instance to this actor are unaccounted for
  */
 public record LostMessage(TbActorId target, TbActorMsg message, int tells) {

@@ -72,7 +72,6 @@ public final class TbActorProbe implements TbActorRef {
      * Registers a probe as a root actor: actors may then find it by id, tell it through the system, or be created as
      * its children (their {@code ctx.getParentRef()} is the probe).
      *
-     * @param system the system
      * @param dispatcher the dispatcher its mailbox runs on
      * @param id its id
      * @return the probe; what it is told goes through its mailbox, in the runtime's order
@@ -87,7 +86,6 @@ public final class TbActorProbe implements TbActorRef {
      * Registers a probe as the child of an actor, for example under the id that actor will ask for with
      * {@code getOrCreateChildActor}: the actor then finds the probe instead of creating the real child.
      *
-     * @param system the system
      * @param dispatcher the dispatcher its mailbox runs on
      * @param id its id
      * @param parent the parent's id; it must be registered

@@ -68,7 +68,6 @@ final class Producers implements AutoCloseable {
      * Stops the producers, then the target; either may be null when the set-up failed before it was made.
      *
      * @param producers the producer threads
-     * @param target the target
      */
     static void closeBoth(Producers producers, ThroughputTarget target) {
         if (producers != null) {

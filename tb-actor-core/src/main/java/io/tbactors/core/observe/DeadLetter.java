@@ -7,7 +7,6 @@ import io.tbactors.api.TbActorMsg;
  * A message that reached no actor.
  *
  * @param target the id it was told to
- * @param message the message
  * @param reason why it was not processed
  */
 public record DeadLetter(TbActorId target, TbActorMsg message, DeadLetterReason reason) {

@@ -32,7 +32,6 @@ final class OwnershipLog {
     /**
      * One partition owned by one node for a while.
      *
-     * @param partition the partition
      * @param from when the node took it
      * @param until when it gave it up, or {@link Long#MAX_VALUE} while it still owns it
      */

@@ -34,7 +34,6 @@ public final class ReadingStore {
      * A line of a journal.
      *
      * @param node the node that stored it
-     * @param device the device
      * @param seq the reading's sequence number
      * @param millis when it was stored, by the storing process's clock
      */
@@ -100,7 +99,6 @@ public final class ReadingStore {
      * Stores a reading; counts an overlap when another node is processing a reading of the same device meanwhile.
      *
      * @param node the processing node
-     * @param device the device
      * @param seq the reading
      */
     public void store(String node, UUID device, int seq) {
@@ -122,7 +120,6 @@ public final class ReadingStore {
      * Starts storing a reading asynchronously; it is stored when the test calls {@link #finish}.
      *
      * @param node the processing node
-     * @param device the device
      * @param seq the reading
      * @return completes once the reading is stored
      */
@@ -144,7 +141,6 @@ public final class ReadingStore {
     /**
      * Finishes storing a reading started by {@link #storeLater}.
      *
-     * @param device the device
      * @param seq the reading
      */
     public void finish(UUID device, int seq) {
@@ -163,7 +159,6 @@ public final class ReadingStore {
     /**
      * Notes one attempt at a reading, in the order the device's actor saw them.
      *
-     * @param device the device
      * @param seq the reading
      * @param outcome what the actor did with it, such as {@code stored} or {@code failed}
      */

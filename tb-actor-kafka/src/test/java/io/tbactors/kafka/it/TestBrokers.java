@@ -47,7 +47,6 @@ final class TestBrokers {
     }
 
     /**
-     * @param broker the broker
      * @param topic the test's topic (its group is {@code group-<topic>})
      * @param tp a partition
      * @return the group's committed offset of the partition, or -1 when none (or the broker did not answer)
@@ -66,7 +65,6 @@ final class TestBrokers {
     }
 
     /**
-     * @param broker the broker
      * @param tp a partition
      * @return its end offset, or -2 when the broker did not answer
      */

@@ -8,7 +8,6 @@ import org.springframework.data.annotation.Version;
 /**
  * An alarm raised on a device by a rule chain.
  *
- * @param id the id
  * @param tenantId the tenant
  * @param deviceId the device
  * @param type the alarm type, such as {@code High Temperature}

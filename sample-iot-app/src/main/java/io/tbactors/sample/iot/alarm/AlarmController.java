@@ -25,10 +25,8 @@ public class AlarmController {
     /**
      * An alarm as the API shows it.
      *
-     * @param id the id
      * @param deviceId the device
      * @param type the alarm type
-     * @param severity the severity
      * @param status active or cleared
      * @param startTs when it was raised
      * @param endTs the last time its condition held

@@ -26,7 +26,6 @@ public interface AlarmRepository extends ListCrudRepository<Alarm, UUID> {
 
     /**
      * @param deviceId the device
-     * @param status the status
      * @return its alarms with that status, newest first
      */
     List<Alarm> findAllByDeviceIdAndStatusOrderByStartTsDesc(UUID deviceId, AlarmStatus status);
@@ -39,13 +38,11 @@ public interface AlarmRepository extends ListCrudRepository<Alarm, UUID> {
 
     /**
      * @param tenantId the tenant
-     * @param status the status
      * @return the tenant's alarms with that status, newest first
      */
     List<Alarm> findAllByTenantIdAndStatusOrderByStartTsDesc(UUID tenantId, AlarmStatus status);
 
     /**
-     * @param status the status
      * @return how many alarms have it
      */
     long countByStatus(AlarmStatus status);

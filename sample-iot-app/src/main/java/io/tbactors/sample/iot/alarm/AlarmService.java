@@ -37,7 +37,6 @@ public class AlarmService {
      * @param tenantId the tenant
      * @param deviceId the device
      * @param type the alarm type
-     * @param severity the severity
      * @param ts the time the condition held
      * @param details JSON details
      * @return the alarm and whether it was created

@@ -44,7 +44,6 @@ public record ClusterDeviceData(UUID tenantId, UUID deviceId, String msgType, Li
      * no longer current), the completion is withheld: the record is left uncommitted, and unanswered, for the new owner,
      * which stores it again (the saves are keyed by device, key and time, so a second save of a reading changes nothing).
      *
-     * @param envelope the envelope
      * @return the device message, or the payload itself (the envelope failed) when it is not device data
      */
     public static TbActorMsg unwrap(TbEntityMsg envelope) {

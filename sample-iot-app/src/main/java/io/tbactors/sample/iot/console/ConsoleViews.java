@@ -20,9 +20,6 @@ public final class ConsoleViews {
     /**
      * A device with its latest values.
      *
-     * @param id the id
-     * @param name the name
-     * @param type the type
      * @param createdTime creation time, epoch milliseconds
      * @param lastActivityTs time of its newest latest value, or null when it never sent telemetry
      * @param latest key to latest value, keys sorted
@@ -43,11 +40,9 @@ public final class ConsoleViews {
     /**
      * An alarm with its device's name.
      *
-     * @param id the id
      * @param deviceId the device
      * @param deviceName the device's name, or null when it is gone
      * @param type the alarm type
-     * @param severity the severity
      * @param status active or cleared
      * @param startTs when it was raised
      * @param endTs the last time its condition held
@@ -85,7 +80,6 @@ public final class ConsoleViews {
     /**
      * A dispatcher's load.
      *
-     * @param name the name
      * @param kind {@code fork-join}, {@code single}, {@code virtual} or {@code custom}
      * @param poolSize configured threads, 0 when unbounded
      * @param threads threads now, -1 when unknown

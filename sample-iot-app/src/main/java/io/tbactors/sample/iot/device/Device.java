@@ -8,7 +8,6 @@ import org.springframework.data.annotation.Version;
 /**
  * A device: it posts telemetry and attributes with its access token.
  *
- * @param id the id
  * @param tenantId the tenant it belongs to
  * @param name the name, unique within the tenant
  * @param type a free-form type such as {@code thermostat}

@@ -39,9 +39,6 @@ public class DeviceController {
     /**
      * A device as the API shows it.
      *
-     * @param id the id
-     * @param name the name
-     * @param type the type
      * @param accessToken the token for the device API
      * @param createdTime creation time in epoch milliseconds
      */

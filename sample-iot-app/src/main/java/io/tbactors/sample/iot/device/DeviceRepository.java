@@ -19,7 +19,6 @@ public interface DeviceRepository extends ListCrudRepository<Device, UUID> {
 
     /**
      * @param tenantId the tenant
-     * @param name the name
      * @return the tenant's device with that name
      */
     Optional<Device> findByTenantIdAndName(UUID tenantId, String name);

@@ -38,7 +38,6 @@ public class DeviceService {
      * Creates a device in the default tenant with a new random access token.
      *
      * @param name the name, unique in the tenant
-     * @param type the type
      * @return the created device
      * @throws DuplicateKeyException when the tenant has a device with that name
      */
@@ -65,7 +64,6 @@ public class DeviceService {
     }
 
     /**
-     * @param id the id
      * @return the device, or empty
      */
     public Optional<Device> findById(UUID id) {
@@ -73,7 +71,6 @@ public class DeviceService {
     }
 
     /**
-     * @param id the id
      * @return the device
      * @throws NotFoundException when there is none
      */
@@ -82,7 +79,6 @@ public class DeviceService {
     }
 
     /**
-     * @param name the name
      * @return the default tenant's device with that name
      */
     public Optional<Device> findByName(String name) {
@@ -98,7 +94,6 @@ public class DeviceService {
      * Deletes a device with its telemetry, attributes and alarms, and, on every node, forgets its token and stops its
      * actor.
      *
-     * @param id the id
      * @return the deleted device, whose token is evicted from the cache
      * @throws NotFoundException when there is none
      */

@@ -8,9 +8,7 @@ import org.springframework.data.annotation.Version;
 /**
  * A stored rule chain; {@code configuration} is its {@link RuleChainDefinition} as JSON.
  *
- * @param id the id
  * @param tenantId the tenant
- * @param name the name
  * @param root whether the tenant's device messages enter this chain
  * @param configuration the definition as JSON
  * @param createdTime creation time, epoch milliseconds

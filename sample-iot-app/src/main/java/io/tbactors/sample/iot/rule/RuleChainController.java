@@ -32,14 +32,10 @@ public class RuleChainController {
     /**
      * A rule chain as the API shows it; {@code PUT} accepts the same document (id, root and version are ignored).
      *
-     * @param id the id
-     * @param name the name
      * @param root whether device messages enter it
      * @param version incremented by each update
      * @param updatedTime last update, epoch milliseconds
      * @param firstNodeId where messages enter
-     * @param nodes the nodes
-     * @param connections the connections
      */
     public record RuleChainView(UUID id, String name, boolean root, long version, long updatedTime, String firstNodeId,
                                 List<RuleNodeDefinition> nodes, List<RuleConnection> connections) {

@@ -7,8 +7,6 @@ import java.util.List;
  *
  * @param name the chain's name
  * @param firstNodeId the node messages enter at
- * @param nodes the nodes
- * @param connections the connections
  */
 public record RuleChainDefinition(String name, String firstNodeId, List<RuleNodeDefinition> nodes,
                                   List<RuleConnection> connections) {

@@ -47,7 +47,6 @@ public class RuleChainService {
     }
 
     /**
-     * @param id the id
      * @return the chain, or empty
      */
     @Cacheable(cacheNames = RULE_CHAINS)
@@ -108,7 +107,6 @@ public class RuleChainService {
     }
 
     /**
-     * @param id the id
      * @return the chain, read from the table (not the cache)
      * @throws NotFoundException when there is none
      */

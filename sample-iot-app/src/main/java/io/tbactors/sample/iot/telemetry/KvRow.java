@@ -8,7 +8,6 @@ import org.springframework.jdbc.core.SqlParameterValue;
  * One key-value row on its way to a table: a history reading, a latest value or an attribute.
  *
  * @param deviceId the device
- * @param key the key
  * @param ts the reading's time (for attributes, the update's time)
  * @param columns the typed value columns {@code bool_v, long_v, dbl_v, str_v, json_v} ({@link KvCodec#toColumns})
  */

@@ -126,7 +126,6 @@ public final class WriteBehindQueue<T> {
     /**
      * Queues a row.
      *
-     * @param row the row
      * @return completes when the row's batch is committed; fails when it was not, or the row was refused
      */
     public CompletableFuture<Void> add(T row) {

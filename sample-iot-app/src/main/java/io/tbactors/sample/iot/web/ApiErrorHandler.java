@@ -31,7 +31,6 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     /**
      * @param e a refused request
-     * @param request the request
      * @return its status and message
      */
     @ExceptionHandler(ApiException.class)
@@ -41,7 +40,6 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     /**
      * @param e an unknown id
-     * @param request the request
      * @return 404
      */
     @ExceptionHandler(NotFoundException.class)
@@ -51,7 +49,6 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     /**
      * @param e an invalid rule chain
-     * @param request the request
      * @return 400 with the list of errors, each with its location, under {@code errors}
      */
     @ExceptionHandler(RuleChainValidationException.class)
@@ -63,7 +60,6 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     /**
      * @param e a duplicate (a device name taken) or a concurrent update
-     * @param request the request
      * @return 409
      */
     @ExceptionHandler({DuplicateKeyException.class, OptimisticLockingFailureException.class})
@@ -111,7 +107,6 @@ public class ApiErrorHandler extends ResponseEntityExceptionHandler {
 
     /**
      * @param e anything else
-     * @param request the request
      * @return 500, with the details in the log only; nothing when the client has gone (it cannot be answered)
      */
     @ExceptionHandler(Exception.class)

@@ -23,7 +23,6 @@ public final class ProblemResponses {
     }
 
     /**
-     * @param status the status
      * @param detail what went wrong, for the client
      * @param path the request path
      * @return the problem detail
@@ -40,7 +39,6 @@ public final class ProblemResponses {
      * A response with a problem detail body; a 429 or a 503 also says when to try again ({@code Retry-After}), so a
      * client told to come back later is told when.
      *
-     * @param status the status
      * @param detail what went wrong, for the client
      * @param path the request path
      * @return a response with a problem detail body

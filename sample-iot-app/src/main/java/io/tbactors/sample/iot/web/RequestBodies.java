@@ -23,7 +23,6 @@ public final class RequestBodies {
     /**
      * Refuses a body whose declared length is over the limit, without reading it.
      *
-     * @param request the request
      * @param limit the largest body
      * @param property the property that sets the limit, named in the refusal
      * @throws ApiException 413 when the declared length is over the limit
@@ -35,7 +34,6 @@ public final class RequestBodies {
     }
 
     /**
-     * @param request the request
      * @param limit the largest body
      * @param property the property that sets the limit, named in the refusal
      * @return the body
@@ -57,7 +55,6 @@ public final class RequestBodies {
     /**
      * Reads a JSON body with a size limit; malformed JSON is a 400 that says where.
      *
-     * @param request the request
      * @param limit the largest body
      * @param property the property that sets the limit, named in the refusal
      * @param jsonMapper parses the body

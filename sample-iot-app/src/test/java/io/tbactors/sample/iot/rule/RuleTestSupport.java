@@ -54,7 +54,6 @@ public final class RuleTestSupport {
     /**
      * @param stats counts the outcome
      * @param type the message type
-     * @param data the data
      * @return a message from a random device at time 1000
      */
     public static TbMsg msg(IotStats stats, String type, Map<String, Object> data) {
@@ -63,7 +62,6 @@ public final class RuleTestSupport {
     }
 
     /**
-     * @param data the data
      * @return a telemetry message
      */
     public static TbMsg telemetry(Map<String, Object> data) {

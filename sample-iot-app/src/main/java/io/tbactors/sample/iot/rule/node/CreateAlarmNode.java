@@ -23,7 +23,6 @@ public final class CreateAlarmNode implements RuleNode {
      * @param alarmService raises alarms
      * @param jsonMapper writes the alarm's details
      * @param alarmType the alarm type
-     * @param severity the severity
      * @param condition when to raise
      */
     public CreateAlarmNode(AlarmService alarmService, JsonMapper jsonMapper, String alarmType, AlarmSeverity severity,

@@ -30,7 +30,6 @@ public final class NodeConfig {
     }
 
     /**
-     * @param field the field
      * @return its text, or null after recording an error when it is missing, blank or not a string
      */
     public String requiredString(String field) {
@@ -47,7 +46,6 @@ public final class NodeConfig {
     }
 
     /**
-     * @param field the field
      * @return its text, or null when absent (an error is recorded when it is not a string)
      */
     public String optionalString(String field) {
@@ -63,7 +61,6 @@ public final class NodeConfig {
     }
 
     /**
-     * @param field the field
      * @return its entries in order; empty when absent (an error is recorded when it is not an object of strings)
      */
     public Map<String, String> optionalStringMap(String field) {
@@ -87,7 +84,6 @@ public final class NodeConfig {
     }
 
     /**
-     * @param field the field
      * @return its strings in order; empty when absent (an error is recorded when it is not an array of strings)
      */
     public List<String> optionalStringList(String field) {
@@ -112,7 +108,6 @@ public final class NodeConfig {
     }
 
     /**
-     * @param field the field
      * @param type the enum
      * @param defaultValue the value when the field is absent
      * @param <E> the enum
@@ -134,7 +129,6 @@ public final class NodeConfig {
     /**
      * Records an error at a field.
      *
-     * @param field the field
      * @param message what is wrong with it
      */
     public void error(String field, String message) {
