@@ -1,10 +1,10 @@
-package io.tbactors.sample.iot.actors.msg;
+package io.tbactors.rule;
 
 import io.tbactors.api.TbActorStopReason;
 
 /**
- * A device message will not be processed: an actor on its way stopped (the application is shutting down, or
- * the device's actor could not start), or the device's bounded mailbox was full.
+ * A message will not be processed: an actor on its way stopped (the application is shutting down, or an actor
+ * could not start), or a bounded mailbox on its way was full.
  */
 public class MessageNotAcceptedException extends RuntimeException {
 

@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule;
 
 /**
  * A rule node failed on a message and the chain has no {@code Failure} connection to take it on, so the message

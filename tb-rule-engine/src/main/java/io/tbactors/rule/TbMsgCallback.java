@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule;
 
 /**
  * Told once how a rule-engine message ended: every copy went through the chain, or the chain failed on it, or an
@@ -22,7 +22,7 @@ public interface TbMsgCallback {
 
     /**
      * @param failure why the message did not go through: a {@link RuleChainFailureException}, or a
-     *                {@link io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException} when an actor stopped
+     *                {@link MessageNotAcceptedException} when an actor stopped
      */
     void onFailure(RuntimeException failure);
 }

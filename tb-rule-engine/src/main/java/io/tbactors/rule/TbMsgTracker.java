@@ -1,12 +1,10 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.tbactors.api.TbActorStopReason;
-import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
-import io.tbactors.sample.iot.stats.IotStats;
 
 /**
  * Follows one message through a rule chain: a node whose output goes to several nodes forks it, a node whose
@@ -16,18 +14,18 @@ import io.tbactors.sample.iot.stats.IotStats;
  */
 public final class TbMsgTracker {
 
-    private final IotStats stats;
+    private final RuleEngineListener listener;
     private final TbMsgCallback callback;
     private final AtomicInteger copies = new AtomicInteger(1);
     private final AtomicReference<RuleChainFailureException> failure = new AtomicReference<>();
     private final AtomicBoolean finished = new AtomicBoolean();
 
     /**
-     * @param stats where the outcome is counted
+     * @param listener where the outcome is counted
      * @param callback told the outcome once
      */
-    public TbMsgTracker(IotStats stats, TbMsgCallback callback) {
-        this.stats = stats;
+    public TbMsgTracker(RuleEngineListener listener, TbMsgCallback callback) {
+        this.listener = listener;
         this.callback = callback;
     }
 
@@ -40,10 +38,10 @@ public final class TbMsgTracker {
         if (copies.addAndGet(targets - 1) == 0 && finished.compareAndSet(false, true)) {
             RuleChainFailureException failed = failure.get();
             if (failed == null) {
-                stats.ruleEngineProcessed();
+                listener.msgProcessed();
                 callback.onSuccess();
             } else {
-                stats.ruleEngineFailed();
+                listener.msgFailed();
                 callback.onFailure(failed);
             }
         }
@@ -79,7 +77,7 @@ public final class TbMsgTracker {
      */
     public void lost(TbActorStopReason reason) {
         if (finished.compareAndSet(false, true)) {
-            stats.ruleEngineLost(reason);
+            listener.msgLost(reason);
             callback.onFailure(new MessageNotAcceptedException(reason));
         }
     }

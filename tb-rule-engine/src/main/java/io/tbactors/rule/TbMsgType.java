@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule;
 
 /**
  * Types of the messages that enter a rule chain (ThingsBoard's names).

@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.actors;
+package io.tbactors.rule.actors;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,18 +14,19 @@ import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
-import io.tbactors.sample.iot.actors.msg.RetireRuleNodeMsg;
-import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
-import io.tbactors.sample.iot.actors.msg.RuleNodeInputMsg;
-import io.tbactors.sample.iot.actors.msg.RuleNodeOutputMsg;
-import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
-import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
-import io.tbactors.sample.iot.rule.RuleChain;
-import io.tbactors.sample.iot.rule.RuleChainDefinition;
-import io.tbactors.sample.iot.rule.RuleConnection;
-import io.tbactors.sample.iot.rule.RuleNodeDefinition;
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.rule.node.Relations;
+import io.tbactors.rule.RuleEngineContext;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.actors.msg.ReloadRuleChainMsg;
+import io.tbactors.rule.actors.msg.RetireRuleNodeMsg;
+import io.tbactors.rule.actors.msg.RuleNodeInputMsg;
+import io.tbactors.rule.actors.msg.RuleNodeOutputMsg;
+import io.tbactors.rule.actors.msg.ToRuleEngineMsg;
+import io.tbactors.rule.actors.msg.ToRuleEnginePackMsg;
+import io.tbactors.rule.chain.LoadedRuleChain;
+import io.tbactors.rule.chain.RuleChainDefinition;
+import io.tbactors.rule.chain.RuleConnection;
+import io.tbactors.rule.chain.RuleNodeDefinition;
+import io.tbactors.rule.node.Relations;
 import lombok.extern.slf4j.Slf4j;
 
 /**
@@ -34,14 +35,14 @@ import lombok.extern.slf4j.Slf4j;
  * one pack per next node (a filter that sends some readings on {@code True} and others on {@code False} splits the
  * pack). Routing only: the nodes do the work.
  *
- * <p>An update (a high-priority {@link RuleChainUpdatedMsg}) reloads the chain and creates node actors for the new
+ * <p>An update (a high-priority {@link ReloadRuleChainMsg}) reloads the chain and creates node actors for the new
  * version; the old ones get a normal-priority retire message, so they finish what was queued for them before
  * they stop. Their output is routed by the new chain's connections when their node still exists.
  */
 @Slf4j
 public class RuleChainActor extends AbstractTbActor {
 
-    private final IotActorServices services;
+    private final RuleEngineContext context;
     private final UUID tenantId;
     private final UUID ruleChainId;
     private long version = -1;
@@ -49,8 +50,13 @@ public class RuleChainActor extends AbstractTbActor {
     private Map<String, TbActorRef> nodes = Map.of();
     private Map<String, Map<String, List<String>>> routes = Map.of();
 
-    RuleChainActor(IotActorServices services, UUID tenantId, UUID ruleChainId) {
-        this.services = services;
+    /**
+     * @param context the engine's parts
+     * @param tenantId the chain's tenant (for log lines), or null
+     * @param ruleChainId the chain
+     */
+    public RuleChainActor(RuleEngineContext context, UUID tenantId, UUID ruleChainId) {
+        this.context = context;
         this.tenantId = tenantId;
         this.ruleChainId = ruleChainId;
     }
@@ -73,7 +79,7 @@ public class RuleChainActor extends AbstractTbActor {
             nodes.get(firstNodeId).tell(new RuleNodeInputMsg(pack.msgs()));
         } else if (msg instanceof RuleNodeOutputMsg output) {
             route(output);
-        } else if (msg instanceof RuleChainUpdatedMsg) {
+        } else if (msg instanceof ReloadRuleChainMsg) {
             reload();
         } else {
             return false;
@@ -124,7 +130,7 @@ public class RuleChainActor extends AbstractTbActor {
         try {
             load();
         } catch (RuntimeException e) {
-            log.error("[{}] Cannot reload rule chain; keeping version {}", ruleChainId, previousVersion, e);
+            log.warn("[{}] Cannot reload rule chain; keeping version {}", ruleChainId, previousVersion, e);
             return;
         }
         if (version == previousVersion) {
@@ -137,18 +143,18 @@ public class RuleChainActor extends AbstractTbActor {
     }
 
     private void load() {
-        RuleChain chain = services.getRuleChainService().findById(ruleChainId)
+        LoadedRuleChain chain = context.chains().findById(ruleChainId)
                 .orElseThrow(() -> new IllegalStateException("Rule chain " + ruleChainId + " does not exist"));
-        long chainVersion = chain.version() == null ? 0 : chain.version();
+        long chainVersion = chain.version();
         if (chainVersion == version) {
             return;
         }
-        RuleChainDefinition definition = services.getRuleChainService().definitionOf(chain);
+        RuleChainDefinition definition = chain.definition();
         Map<String, TbActorRef> newNodes = new HashMap<>();
         for (RuleNodeDefinition node : definition.nodes()) {
-            TbActorId id = IotActorIds.ruleNode(ruleChainId, chainVersion, node.id());
-            newNodes.put(node.id(), ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
-                    () -> TbActorCreator.of(id, () -> new RuleNodeActor(services, id, node))));
+            TbActorId id = RuleEngineActorIds.ruleNode(ruleChainId, chainVersion, node.id());
+            newNodes.put(node.id(), ctx.getOrCreateChildActor(id, context::dispatcher,
+                    () -> TbActorCreator.of(id, () -> new RuleNodeActor(context, ruleChainId, id, node))));
         }
         Map<String, Map<String, List<String>>> newRoutes = new HashMap<>();
         for (RuleConnection connection : definition.connections()) {

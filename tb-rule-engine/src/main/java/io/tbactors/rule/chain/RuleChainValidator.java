@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule.chain;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -8,25 +8,28 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-import io.tbactors.sample.iot.rule.node.RuleNodeFactory;
-import lombok.RequiredArgsConstructor;
-import org.springframework.stereotype.Component;
+import io.tbactors.rule.node.RuleNodeRegistry;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * Reads a rule chain's JSON and checks it: shape, unique node ids, known node types, each type's configuration
- * (SpEL expressions parse, required fields are there), connections between existing nodes, no cycles. Every error
- * names its location, such as {@code connections[3].to} or {@code nodes[1].configuration.condition}.
+ * (bound to the type's configuration class: SpEL expressions parse, required fields are there, no unknown field),
+ * connections between existing nodes on relations their source node declares, no cycles. Every error names its
+ * location, such as {@code connections[3].to} or {@code nodes[1].configuration.condition}.
  */
-@Component
-@RequiredArgsConstructor
 public class RuleChainValidator {
 
     private static final int MAX_NAME_LENGTH = 255;
 
-    private final RuleNodeFactory nodeFactory;
+    private final RuleNodeRegistry nodeRegistry;
+
+    /** @param nodeRegistry the node types a chain may use */
+    public RuleChainValidator(RuleNodeRegistry nodeRegistry) {
+        this.nodeRegistry = nodeRegistry;
+    }
 
     /**
      * @param json the chain's JSON
@@ -55,6 +58,7 @@ public class RuleChainValidator {
             }
         }
         List<RuleConnection> connections = parseConnections(json.get("connections"), nodeIndex, errors);
+        checkRelations(nodes, nodeIndex, connections, errors);
         String firstNodeId = text(json, "firstNodeId", "firstNodeId", errors, false);
         if (firstNodeId == null && !nodes.isEmpty()) {
             firstNodeId = nodes.get(0).id();
@@ -95,7 +99,7 @@ public class RuleChainValidator {
             }
             RuleNodeDefinition node = new RuleNodeDefinition(id, type, name == null ? id : name, configuration);
             if (type != null) {
-                nodeFactory.build(node, path, errors);
+                nodeRegistry.bind(node, path, errors);
             }
             nodes.add(node);
         }
@@ -124,6 +128,24 @@ public class RuleChainValidator {
             connections.add(new RuleConnection(from, to, relation));
         }
         return connections;
+    }
+
+    /** A connection on a relation its node never leaves on would never be taken: most likely a typo. */
+    private void checkRelations(List<RuleNodeDefinition> nodes, Map<String, Integer> nodeIndex, List<RuleConnection> connections,
+                                List<String> errors) {
+        for (int i = 0; i < connections.size(); i++) {
+            RuleConnection connection = connections.get(i);
+            Integer from = connection.from() == null ? null : nodeIndex.get(connection.from());
+            if (from == null || connection.relation() == null) {
+                continue;
+            }
+            RuleNodeDefinition node = nodes.get(from);
+            Set<String> relations = nodeRegistry.relationsOf(node);
+            if (relations != null && !relations.contains(connection.relation())) {
+                errors.add("connections[" + i + "].relation: node '" + node.id() + "' (" + node.type() + ") never leaves on '"
+                        + connection.relation() + "'; it leaves on " + relations);
+            }
+        }
     }
 
     private static String nodeRef(JsonNode item, String field, String path, Map<String, Integer> nodeIndex, List<String> errors) {

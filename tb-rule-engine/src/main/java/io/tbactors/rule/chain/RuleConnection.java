@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule.chain;
 
 /**
  * A connection between two nodes: messages that leave {@code from} on {@code relation} go to {@code to}.

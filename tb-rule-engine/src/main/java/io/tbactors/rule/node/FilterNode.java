@@ -1,22 +1,42 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
-import io.tbactors.sample.iot.rule.TbMsg;
-import org.springframework.expression.Expression;
+import java.util.Set;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.spel.MsgExpression;
 
 /**
  * {@code filter}: routes on {@code True} or {@code False} by a SpEL condition ({@code condition}).
  */
-public final class FilterNode implements RuleNode {
+public final class FilterNode implements TbNode<FilterNode.Config> {
 
-    private final Expression condition;
+    /** The type name. */
+    public static final String TYPE = "filter";
 
-    /** @param condition a boolean expression over the message */
-    public FilterNode(Expression condition) {
-        this.condition = condition;
+    /**
+     * @param condition a boolean expression over the message
+     */
+    public record Config(@JsonProperty(required = true) MsgExpression condition) {
     }
 
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) {
-        return RuleNodeResult.of(msg, MsgExpressions.test(condition, msg) ? Relations.TRUE : Relations.FALSE);
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Class<Config> configurationType() {
+        return Config.class;
+    }
+
+    @Override
+    public Set<String> relations(Config configuration) {
+        return Set.of(Relations.TRUE, Relations.FALSE);
+    }
+
+    @Override
+    public void onMsg(TbNodeContext<Config> ctx, TbMsg msg, TbNodeCallback callback) {
+        callback.tellNext(msg, ctx.configuration().condition().test(msg) ? Relations.TRUE : Relations.FALSE);
     }
 }

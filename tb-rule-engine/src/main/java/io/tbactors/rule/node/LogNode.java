@@ -1,37 +1,51 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.web.LogText;
+import java.util.Set;
+
+import io.tbactors.rule.LogSafeText;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.spel.MsgExpression;
 import lombok.extern.slf4j.Slf4j;
-import org.springframework.expression.Expression;
 
 /**
  * {@code log}: logs the message at INFO (the text of {@code message}, a SpEL expression, when given; otherwise the
  * type, data and metadata), control characters escaped, and leaves on {@code Success}.
  */
 @Slf4j
-public final class LogNode implements RuleNode {
+public final class LogNode implements TbNode<LogNode.Config> {
 
-    private final String name;
-    private final Expression message;
+    /** The type name. */
+    public static final String TYPE = "log";
 
     /**
-     * @param name the node's name, in each line
-     * @param message an expression for the text, or null for the default
+     * @param message an expression for the text, or null for the message's type, data and metadata
      */
-    public LogNode(String name, Expression message) {
-        this.name = name;
-        this.message = message;
+    public record Config(MsgExpression message) {
     }
 
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) {
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Class<Config> configurationType() {
+        return Config.class;
+    }
+
+    @Override
+    public Set<String> relations(Config configuration) {
+        return Set.of(Relations.SUCCESS);
+    }
+
+    @Override
+    public void onMsg(TbNodeContext<Config> ctx, TbMsg msg, TbNodeCallback callback) {
         if (log.isInfoEnabled()) {
-            Object text = message == null ? msg.type() + " data=" + msg.data() + " metadata=" + msg.metadata()
-                    : MsgExpressions.evaluate(message, msg);
+            MsgExpression message = ctx.configuration().message();
+            Object text = message == null ? msg.type() + " data=" + msg.data() + " metadata=" + msg.metadata() : message.evaluate(msg);
             // device data in a log line: escaped, so a value with a line break cannot forge further lines
-            log.info("[{}] {}", LogText.escape(name), LogText.escape(String.valueOf(text)));
+            log.info("[{}] {}", LogSafeText.escape(ctx.nodeName()), LogSafeText.escape(String.valueOf(text)));
         }
-        return RuleNodeResult.of(msg, Relations.SUCCESS);
+        callback.tellSuccess(msg);
     }
 }

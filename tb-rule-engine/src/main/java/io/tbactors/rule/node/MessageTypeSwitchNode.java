@@ -1,21 +1,41 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.rule.TbMsgType;
+import java.util.Set;
+
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.TbMsgType;
 
 /**
  * {@code message-type-switch}: routes telemetry on {@code Post telemetry}, attributes on {@code Post attributes},
  * anything else on {@code Other}.
  */
-public final class MessageTypeSwitchNode implements RuleNode {
+public final class MessageTypeSwitchNode implements TbNode<Void> {
+
+    /** The type name. */
+    public static final String TYPE = "message-type-switch";
 
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) {
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Class<Void> configurationType() {
+        return Void.class;
+    }
+
+    @Override
+    public Set<String> relations(Void configuration) {
+        return Set.of(Relations.POST_TELEMETRY, Relations.POST_ATTRIBUTES, Relations.OTHER);
+    }
+
+    @Override
+    public void onMsg(TbNodeContext<Void> ctx, TbMsg msg, TbNodeCallback callback) {
         String relation = switch (msg.type()) {
             case TbMsgType.POST_TELEMETRY_REQUEST -> Relations.POST_TELEMETRY;
             case TbMsgType.POST_ATTRIBUTES_REQUEST -> Relations.POST_ATTRIBUTES;
             default -> Relations.OTHER;
         };
-        return RuleNodeResult.of(msg, relation);
+        callback.tellNext(msg, relation);
     }
 }

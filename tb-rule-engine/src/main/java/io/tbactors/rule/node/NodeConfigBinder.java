@@ -1,148 +1,217 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
+import io.tbactors.rule.spel.MsgExpression;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * A node's configuration being read: typed getters that record an error with its path (such as
- * {@code nodes[1].configuration.severity}) instead of throwing, so that one pass reports every mistake.
+ * Binds a node's {@code configuration} object to its type's configuration class, collecting every error with its
+ * location instead of stopping at the first, so one validation reports every mistake of a chain.
+ *
+ * <p>A record is bound component by component: a component annotated {@code @JsonProperty(required = true)} must
+ * be there (a required string must not be blank); a field the record does not have is an error naming the fields
+ * it has; strings, booleans, numbers, enums (by name, any case), {@link MsgExpression} (parsed and sandbox-checked)
+ * and {@code Map<String, V>} or {@code List<V>} of those are converted here, anything else by Jackson. The record's
+ * constructor may then apply defaults or refuse a value with an {@link IllegalArgumentException}. A class that is
+ * not a record is bound by Jackson as a whole.
  */
-public final class NodeConfig {
+public final class NodeConfigBinder {
 
-    private final JsonNode configuration;
-    private final String path;
-    private final List<String> errors;
+    private final JsonMapper jsonMapper;
+
+    /** @param jsonMapper binds what this class does not convert itself */
+    public NodeConfigBinder(JsonMapper jsonMapper) {
+        this.jsonMapper = jsonMapper;
+    }
 
     /**
-     * @param configuration the node's configuration object (may be null: treated as empty)
+     * @param json the node's configuration object (null reads as empty)
+     * @param type the configuration class
      * @param path where the configuration is, e.g. {@code nodes[1].configuration}
      * @param errors where errors are added
+     * @param <C> the configuration type
+     * @return the bound configuration; null for {@code Void} or after recording errors
      */
-    public NodeConfig(JsonNode configuration, String path, List<String> errors) {
-        this.configuration = configuration;
-        this.path = path;
-        this.errors = errors;
-    }
-
-    /**
-     * @param field the field
-     * @return its text, or null after recording an error when it is missing, blank or not a string
-     */
-    public String requiredString(String field) {
-        JsonNode value = configuration == null ? null : configuration.get(field);
-        if (value == null || value.isNull()) {
-            error(field, "is required");
+    public <C> C bind(JsonNode json, Class<C> type, String path, List<String> errors) {
+        if (type == Void.class) {
             return null;
         }
-        if (!value.isString() || value.stringValue().isBlank()) {
-            error(field, "must be a non-blank string");
-            return null;
-        }
-        return value.stringValue();
-    }
-
-    /**
-     * @param field the field
-     * @return its text, or null when absent (an error is recorded when it is not a string)
-     */
-    public String optionalString(String field) {
-        JsonNode value = configuration == null ? null : configuration.get(field);
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (!value.isString()) {
-            error(field, "must be a string");
-            return null;
-        }
-        return value.stringValue();
-    }
-
-    /**
-     * @param field the field
-     * @return its entries in order; empty when absent (an error is recorded when it is not an object of strings)
-     */
-    public Map<String, String> optionalStringMap(String field) {
-        Map<String, String> result = new LinkedHashMap<>();
-        JsonNode value = configuration == null ? null : configuration.get(field);
-        if (value == null || value.isNull()) {
-            return result;
-        }
-        if (!value.isObject()) {
-            error(field, "must be an object of string values");
-            return result;
-        }
-        for (Map.Entry<String, JsonNode> entry : value.properties()) {
-            if (entry.getKey().isBlank() || !entry.getValue().isString() || entry.getValue().stringValue().isBlank()) {
-                error(field + "." + entry.getKey(), "must be a non-blank string under a non-blank key");
-            } else {
-                result.put(entry.getKey(), entry.getValue().stringValue());
+        int before = errors.size();
+        if (!type.isRecord()) {
+            try {
+                return jsonMapper.treeToValue(json == null ? jsonMapper.createObjectNode() : json, type);
+            } catch (JacksonException e) {
+                errors.add(path + ": " + e.getOriginalMessage());
+                return null;
             }
         }
-        return result;
-    }
-
-    /**
-     * @param field the field
-     * @return its strings in order; empty when absent (an error is recorded when it is not an array of strings)
-     */
-    public List<String> optionalStringList(String field) {
-        List<String> result = new ArrayList<>();
-        JsonNode value = configuration == null ? null : configuration.get(field);
-        if (value == null || value.isNull()) {
-            return result;
-        }
-        if (!value.isArray()) {
-            error(field, "must be an array of strings");
-            return result;
-        }
-        for (int i = 0; i < value.size(); i++) {
-            JsonNode item = value.get(i);
-            if (!item.isString() || item.stringValue().isBlank()) {
-                error(field + "[" + i + "]", "must be a non-blank string");
+        RecordComponent[] components = type.getRecordComponents();
+        Object[] values = new Object[components.length];
+        Set<String> known = new TreeSet<>();
+        for (int i = 0; i < components.length; i++) {
+            RecordComponent component = components[i];
+            known.add(component.getName());
+            JsonNode value = json == null ? null : json.get(component.getName());
+            String fieldPath = path + "." + component.getName();
+            if (value == null || value.isNull()) {
+                if (isRequired(component)) {
+                    errors.add(fieldPath + ": is required");
+                }
+                values[i] = defaultOf(component.getType());
             } else {
-                result.add(item.stringValue());
+                values[i] = convert(value, component.getGenericType(), fieldPath, errors, isRequired(component));
             }
         }
-        return result;
+        if (json != null) {
+            for (Map.Entry<String, JsonNode> entry : json.properties()) {
+                if (!known.contains(entry.getKey())) {
+                    errors.add(path + "." + entry.getKey() + ": unknown field; the fields are " + known);
+                }
+            }
+        }
+        if (errors.size() != before) {
+            return null;
+        }
+        return construct(type, components, values, path, errors);
     }
 
-    /**
-     * @param field the field
-     * @param type the enum
-     * @param defaultValue the value when the field is absent
-     * @param <E> the enum
-     * @return the constant named by the field (case-insensitive), or null after recording an error
-     */
-    public <E extends Enum<E>> E optionalEnum(String field, Class<E> type, E defaultValue) {
-        String text = optionalString(field);
-        if (text == null) {
-            return defaultValue;
+    private static boolean isRequired(RecordComponent component) {
+        JsonProperty property = component.getAnnotation(JsonProperty.class);
+        if (property == null && component.getAccessor() != null) {
+            property = component.getAccessor().getAnnotation(JsonProperty.class);
+        }
+        return property != null && property.required();
+    }
+
+    private Object convert(JsonNode value, Type type, String path, List<String> errors, boolean required) {
+        Class<?> raw = rawClass(type);
+        if (raw == String.class) {
+            if (!value.isString() || (required && value.stringValue().isBlank())) {
+                errors.add(path + ": must be a " + (required ? "non-blank " : "") + "string");
+                return null;
+            }
+            return value.stringValue();
+        }
+        if (raw == MsgExpression.class) {
+            if (!value.isString() || value.stringValue().isBlank()) {
+                errors.add(path + ": must be a non-blank string holding a SpEL expression");
+                return null;
+            }
+            try {
+                return MsgExpression.parse(value.stringValue());
+            } catch (IllegalArgumentException e) {
+                errors.add(path + ": " + e.getMessage());
+                return null;
+            }
+        }
+        if (raw.isEnum()) {
+            return enumValue(value, raw, path, errors);
+        }
+        if (raw == Map.class && type instanceof ParameterizedType map) {
+            if (!value.isObject()) {
+                errors.add(path + ": must be an object");
+                return null;
+            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> entry : value.properties()) {
+                result.put(entry.getKey(), convert(entry.getValue(), map.getActualTypeArguments()[1], path + "." + entry.getKey(),
+                        errors, true));
+            }
+            return result;
+        }
+        if (raw == List.class && type instanceof ParameterizedType list) {
+            if (!value.isArray()) {
+                errors.add(path + ": must be an array");
+                return null;
+            }
+            List<Object> result = new ArrayList<>(value.size());
+            for (int i = 0; i < value.size(); i++) {
+                result.add(convert(value.get(i), list.getActualTypeArguments()[0], path + "[" + i + "]", errors, true));
+            }
+            return result;
         }
         try {
-            return Enum.valueOf(type, text.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            error(field, "'" + text + "' is not one of " + List.of(type.getEnumConstants()));
+            return jsonMapper.treeToValue(value, jsonMapper.constructType(type));
+        } catch (JacksonException e) {
+            errors.add(path + ": must be a " + raw.getSimpleName() + " (" + e.getOriginalMessage() + ")");
             return null;
         }
     }
 
-    /**
-     * Records an error at a field.
-     *
-     * @param field the field
-     * @param message what is wrong with it
-     */
-    public void error(String field, String message) {
-        errors.add(path + "." + field + ": " + message);
+    private static Object enumValue(JsonNode value, Class<?> type, String path, List<String> errors) {
+        Object[] constants = type.getEnumConstants();
+        if (value.isString()) {
+            String name = value.stringValue().trim().toUpperCase(Locale.ROOT);
+            for (Object constant : constants) {
+                if (((Enum<?>) constant).name().equals(name)) {
+                    return constant;
+                }
+            }
+        }
+        errors.add(path + ": '" + (value.isString() ? value.stringValue() : value.toString()) + "' is not one of "
+                + Arrays.toString(constants));
+        return null;
     }
 
-    /** @return whether any error has been recorded, by this node or an earlier one */
-    public boolean hasErrors() {
-        return !errors.isEmpty();
+    private static Class<?> rawClass(Type type) {
+        if (type instanceof Class<?> c) {
+            return c;
+        }
+        if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> c) {
+            return c;
+        }
+        return Object.class;
+    }
+
+    private static Object defaultOf(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return null;
+        }
+        if (type == boolean.class) {
+            return false;
+        }
+        if (type == char.class) {
+            return '\0';
+        }
+        if (type == long.class) {
+            return 0L;
+        }
+        if (type == double.class) {
+            return 0.0;
+        }
+        if (type == float.class) {
+            return 0.0f;
+        }
+        return type == int.class ? 0 : type == short.class ? (short) 0 : (byte) 0;
+    }
+
+    private static <C> C construct(Class<C> type, RecordComponent[] components, Object[] values, String path, List<String> errors) {
+        try {
+            Constructor<C> constructor = type.getDeclaredConstructor(
+                    Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
+            constructor.setAccessible(true);
+            return constructor.newInstance(values);
+        } catch (InvocationTargetException e) {
+            errors.add(path + ": " + e.getCause().getMessage());
+            return null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("Cannot create " + type.getName() + " (is it a public record?)", e);
+        }
     }
 }

@@ -1,7 +1,7 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
 /**
- * Relation names the built-in nodes use.
+ * Relation names of the built-in nodes (ThingsBoard's names).
  */
 public final class Relations {
 
@@ -11,14 +11,8 @@ public final class Relations {
     public static final String FAILURE = "Failure";
     /** A filter's condition held. */
     public static final String TRUE = "True";
-    /** A filter's (or alarm node's) condition did not hold. */
+    /** A filter's condition did not hold. */
     public static final String FALSE = "False";
-    /** An alarm was created. */
-    public static final String CREATED = "Created";
-    /** The alarm was already active; it was updated, not duplicated. */
-    public static final String UPDATED = "Updated";
-    /** An active alarm was cleared. */
-    public static final String CLEARED = "Cleared";
     /** The message-type switch saw telemetry. */
     public static final String POST_TELEMETRY = "Post telemetry";
     /** The message-type switch saw attributes. */

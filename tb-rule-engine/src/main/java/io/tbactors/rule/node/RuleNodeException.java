@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
 /**
  * A rule node cannot process a message; the message leaves the node on {@code Failure}.

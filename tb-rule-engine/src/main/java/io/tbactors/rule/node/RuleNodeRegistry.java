@@ -1,49 +1,74 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
-import io.tbactors.sample.iot.alarm.AlarmService;
-import io.tbactors.sample.iot.alarm.AlarmSeverity;
-import io.tbactors.sample.iot.rule.RuleChainValidationException;
-import io.tbactors.sample.iot.rule.RuleNodeDefinition;
-import io.tbactors.sample.iot.telemetry.AttributesDao;
-import io.tbactors.sample.iot.telemetry.TimeseriesDao;
-import lombok.RequiredArgsConstructor;
-import org.springframework.expression.Expression;
-import org.springframework.stereotype.Component;
+import io.tbactors.rule.chain.RuleChainValidationException;
+import io.tbactors.rule.chain.RuleNodeDefinition;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Makes rule nodes from their definitions. The same code validates a chain (collecting every error with its
- * location) and builds its nodes, so a chain that passed validation always builds.
+ * The node types a chain may use, by name: the built-in ones and the application's {@link TbNode} beans. Binds a
+ * node's definition to its type; the same code validates a chain (collecting every error with its location) and
+ * builds its nodes, so a chain that passed validation always builds.
  */
-@Component
-@RequiredArgsConstructor
-public class RuleNodeFactory {
+public final class RuleNodeRegistry {
 
-    /** The node types this factory knows. */
-    public static final List<String> TYPES = List.of("filter", "transform", "message-type-switch", "save-timeseries",
-            "save-attributes", "create-alarm", "clear-alarm", "log");
+    private final Map<String, TbNode<?>> types = new TreeMap<>();
+    private final NodeConfigBinder binder;
 
-    private static final String CONDITION = "condition";
-    private static final String ALARM_TYPE = "alarmType";
+    /**
+     * @param nodes the node types; two with one name are refused
+     * @param jsonMapper binds configurations
+     * @throws IllegalStateException when two node types have the same name, naming both classes
+     */
+    public RuleNodeRegistry(Collection<? extends TbNode<?>> nodes, JsonMapper jsonMapper) {
+        for (TbNode<?> node : nodes) {
+            String type = node.type();
+            if (type == null || type.isBlank()) {
+                throw new IllegalStateException("Rule node " + node.getClass().getName() + " declares no type name");
+            }
+            TbNode<?> earlier = types.putIfAbsent(type, node);
+            if (earlier != null) {
+                throw new IllegalStateException("Two rule node types are named '" + type + "': " + earlier.getClass().getName()
+                        + " and " + node.getClass().getName() + "; give one of them another type()");
+            }
+        }
+        this.binder = new NodeConfigBinder(jsonMapper);
+    }
 
-    private final TimeseriesDao timeseriesDao;
-    private final AttributesDao attributesDao;
-    private final AlarmService alarmService;
-    private final JsonMapper jsonMapper;
+    /**
+     * @param appNodes the application's node types; one named like a built-in type replaces it
+     * @param jsonMapper binds configurations
+     * @return a registry of the built-in types and the application's
+     */
+    public static RuleNodeRegistry withBuiltIns(Collection<? extends TbNode<?>> appNodes, JsonMapper jsonMapper) {
+        List<TbNode<?>> nodes = new ArrayList<>(appNodes);
+        for (TbNode<?> builtIn : BuiltInNodes.all()) {
+            if (appNodes.stream().noneMatch(node -> builtIn.type().equals(node.type()))) {
+                nodes.add(builtIn);
+            }
+        }
+        return new RuleNodeRegistry(nodes, jsonMapper);
+    }
+
+    /** @return the known type names, sorted */
+    public Set<String> types() {
+        return types.keySet();
+    }
 
     /**
      * @param definition a node's definition
-     * @return the node
+     * @return the node bound to its configuration
      * @throws RuleChainValidationException when the definition is invalid
      */
-    public RuleNode create(RuleNodeDefinition definition) {
+    public BoundRuleNode<?> create(RuleNodeDefinition definition) {
         List<String> errors = new ArrayList<>();
-        RuleNode node = build(definition, "node '" + definition.id() + "'", errors);
+        BoundRuleNode<?> node = bind(definition, "node '" + definition.id() + "'", errors);
         if (!errors.isEmpty()) {
             throw new RuleChainValidationException(errors);
         }
@@ -51,49 +76,39 @@ public class RuleNodeFactory {
     }
 
     /**
-     * Builds a node, recording what is wrong with its definition instead of throwing.
+     * Binds a node, recording what is wrong with its definition instead of throwing.
      *
      * @param definition the node's definition
      * @param path where the node is in the chain, e.g. {@code nodes[2]}
      * @param errors where errors are added
      * @return the node, or null when its definition has errors
      */
-    public RuleNode build(RuleNodeDefinition definition, String path, List<String> errors) {
-        int errorsBefore = errors.size();
-        NodeConfig config = new NodeConfig(definition.configuration(), path + ".configuration", errors);
-        RuleNode node = switch (definition.type()) {
-            case "filter" -> new FilterNode(condition(config));
-            case "transform" -> transform(config);
-            case "message-type-switch" -> new MessageTypeSwitchNode();
-            case "save-timeseries" -> new SaveTimeseriesNode(timeseriesDao);
-            case "save-attributes" -> new SaveAttributesNode(attributesDao);
-            case "create-alarm" -> new CreateAlarmNode(alarmService, jsonMapper, config.requiredString(ALARM_TYPE),
-                    config.optionalEnum("severity", AlarmSeverity.class, AlarmSeverity.MAJOR), condition(config));
-            case "clear-alarm" -> new ClearAlarmNode(alarmService, config.requiredString(ALARM_TYPE), condition(config));
-            case "log" -> new LogNode(definition.name(), MsgExpressions.parse(config, "message", config.optionalString("message")));
-            default -> {
-                errors.add(path + ".type: unknown node type '" + definition.type() + "'; known types: " + TYPES);
-                yield null;
-            }
-        };
-        return errors.size() == errorsBefore ? node : null;
-    }
-
-    private static Expression condition(NodeConfig config) {
-        return MsgExpressions.parse(config, CONDITION, config.requiredString(CONDITION));
-    }
-
-    private static RuleNode transform(NodeConfig config) {
-        Map<String, Expression> set = new LinkedHashMap<>();
-        config.optionalStringMap("set").forEach((key, text) -> set.put(key, MsgExpressions.parse(config, "set." + key, text)));
-        Map<String, String> rename = config.optionalStringMap("rename");
-        List<String> remove = config.optionalStringList("remove");
-        if (set.isEmpty() && rename.isEmpty() && remove.isEmpty()) {
-            config.error("set", "a transform needs at least one of 'set', 'rename' or 'remove'");
-        }
-        if (set.containsValue(null)) {
+    public BoundRuleNode<?> bind(RuleNodeDefinition definition, String path, List<String> errors) {
+        TbNode<?> type = types.get(definition.type());
+        if (type == null) {
+            errors.add(path + ".type: unknown node type '" + definition.type() + "'; known types: " + types.keySet());
             return null;
         }
-        return new TransformNode(set, rename, remove);
+        return bind(type, definition, path, errors);
+    }
+
+    /**
+     * @param definition a node's definition
+     * @return the relations it can leave on, {@code Failure} included; null when the node does not bind
+     */
+    public Set<String> relationsOf(RuleNodeDefinition definition) {
+        BoundRuleNode<?> node = bind(definition, "", new ArrayList<>());
+        return node == null ? null : node.relations();
+    }
+
+    private <C> BoundRuleNode<C> bind(TbNode<C> type, RuleNodeDefinition definition, String path, List<String> errors) {
+        int before = errors.size();
+        String configPath = path + ".configuration";
+        C configuration = binder.bind(definition.configuration(), type.configurationType(), configPath, errors);
+        if (errors.size() != before) {
+            return null;
+        }
+        type.validate(configuration, new NodeConfigErrors(configPath, errors));
+        return errors.size() != before ? null : new BoundRuleNode<>(type, definition, configuration);
     }
 }

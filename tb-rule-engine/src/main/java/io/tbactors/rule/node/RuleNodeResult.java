@@ -1,8 +1,8 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
 import java.util.List;
 
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.TbMsg;
 
 /**
  * A node's output: the message and the relations it leaves on (usually one).

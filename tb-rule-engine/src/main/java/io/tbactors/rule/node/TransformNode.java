@@ -1,43 +1,70 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.node;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.telemetry.KvCodec;
-import org.springframework.expression.Expression;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.TbMsgData;
+import io.tbactors.rule.spel.MsgExpression;
 
 /**
  * {@code transform}: changes the message's data. Every {@code set} expression is evaluated on the incoming
  * message first; then {@code rename} moves keys, {@code set} writes the values (a null value removes the key) and
  * {@code remove} drops keys. Leaves on {@code Success}.
  */
-public final class TransformNode implements RuleNode {
+public final class TransformNode implements TbNode<TransformNode.Config> {
 
-    private final Map<String, Expression> set;
-    private final Map<String, String> rename;
-    private final List<String> remove;
+    /** The type name. */
+    public static final String TYPE = "transform";
 
     /**
      * @param set key to expression giving its new value
      * @param rename old key to new key
      * @param remove keys to drop
      */
-    public TransformNode(Map<String, Expression> set, Map<String, String> rename, List<String> remove) {
-        this.set = Map.copyOf(set);
-        this.rename = Map.copyOf(rename);
-        this.remove = List.copyOf(remove);
+    public record Config(Map<String, MsgExpression> set, Map<String, String> rename, List<String> remove) {
+
+        /** Absent parts are empty. */
+        public Config {
+            set = set == null ? Map.of() : new LinkedHashMap<>(set);
+            rename = rename == null ? Map.of() : new LinkedHashMap<>(rename);
+            remove = remove == null ? List.of() : List.copyOf(remove);
+        }
     }
 
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) {
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Class<Config> configurationType() {
+        return Config.class;
+    }
+
+    @Override
+    public Set<String> relations(Config configuration) {
+        return Set.of(Relations.SUCCESS);
+    }
+
+    @Override
+    public void validate(Config configuration, NodeConfigErrors errors) {
+        if (configuration.set().isEmpty() && configuration.rename().isEmpty() && configuration.remove().isEmpty()) {
+            errors.error("set", "a transform needs at least one of 'set', 'rename' or 'remove'");
+        }
+    }
+
+    @Override
+    public void onMsg(TbNodeContext<Config> ctx, TbMsg msg, TbNodeCallback callback) {
+        Config config = ctx.configuration();
         Map<String, Object> computed = new LinkedHashMap<>();
-        for (Map.Entry<String, Expression> entry : set.entrySet()) {
-            computed.put(entry.getKey(), KvCodec.normalize(MsgExpressions.evaluate(entry.getValue(), msg)));
+        for (Map.Entry<String, MsgExpression> entry : config.set().entrySet()) {
+            computed.put(entry.getKey(), TbMsgData.normalize(entry.getValue().evaluate(msg)));
         }
         Map<String, Object> data = new LinkedHashMap<>(msg.data());
-        for (Map.Entry<String, String> entry : rename.entrySet()) {
+        for (Map.Entry<String, String> entry : config.rename().entrySet()) {
             if (data.containsKey(entry.getKey())) {
                 data.put(entry.getValue(), data.remove(entry.getKey()));
             }
@@ -49,7 +76,7 @@ public final class TransformNode implements RuleNode {
                 data.put(entry.getKey(), entry.getValue());
             }
         }
-        remove.forEach(data::remove);
-        return RuleNodeResult.of(msg.withData(data), Relations.SUCCESS);
+        config.remove().forEach(data::remove);
+        callback.tellSuccess(msg.withData(data));
     }
 }

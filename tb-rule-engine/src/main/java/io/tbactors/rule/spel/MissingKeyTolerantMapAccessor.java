@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.spel;
 
 import java.util.Map;
 

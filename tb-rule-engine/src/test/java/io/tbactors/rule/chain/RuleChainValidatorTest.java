@@ -1,33 +1,15 @@
-package io.tbactors.sample.iot.rule;
+package io.tbactors.rule.chain;
 
-import static io.tbactors.sample.iot.rule.RuleTestSupport.json;
+import static io.tbactors.rule.RuleTestSupport.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-
+import io.tbactors.rule.RuleTestSupport;
 import org.junit.jupiter.api.Test;
-import org.springframework.core.io.ClassPathResource;
 
 class RuleChainValidatorTest {
 
-    private final RuleChainValidator validator = new RuleChainValidator(RuleTestSupport.mocks().factory());
-
-    @Test
-    void theShippedRootChainIsValid() throws IOException {
-        String template;
-        try (InputStream in = new ClassPathResource(RootRuleChainBootstrap.ROOT_CHAIN_RESOURCE).getInputStream()) {
-            template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-
-        RuleChainDefinition chain = validator.parse(RuleTestSupport.JSON.readTree(template.replace("{{temperatureThreshold}}", "30")), "x");
-
-        assertThat(chain.name()).isEqualTo("Root Rule Chain");
-        assertThat(chain.firstNodeId()).isEqualTo("message-type");
-        assertThat(chain.nodes()).hasSize(6);
-    }
+    private final RuleChainValidator validator = new RuleChainValidator(RuleTestSupport.REGISTRY);
 
     @Test
     void theFirstNodeDefaultsToTheFirstInTheListAndTheNameToTheGivenDefault() {
@@ -68,7 +50,8 @@ class RuleChainValidatorTest {
                 {'firstNodeId': 'zz',
                  'nodes': [
                    {'id': 'f', 'type': 'filter', 'configuration': {'condition': 'data.x >'}},
-                   {'id': 'f', 'type': 'create-alarm', 'configuration': {'severity': 'APOCALYPTIC', 'condition': 'true'}},
+                   {'id': 'f', 'type': 'threshold',
+                    'configuration': {'level': 'APOCALYPTIC', 'condition': 'true', 'limit': 'x', 'colour': 1}},
                    {'id': 't', 'type': 'transform', 'configuration': {}},
                    {'id': 'u', 'type': 'teleport'},
                    {'type': 'log'},
@@ -80,10 +63,13 @@ class RuleChainValidatorTest {
         assertThat(e.getErrors()).containsExactlyInAnyOrder(
                 "nodes[0].configuration.condition: cannot parse SpEL expression 'data.x >': " + spelError(e),
                 "nodes[1].id: 'f' is already the id of nodes[0]",
-                "nodes[1].configuration.alarmType: is required",
-                "nodes[1].configuration.severity: 'APOCALYPTIC' is not one of [CRITICAL, MAJOR, MINOR, WARNING, INDETERMINATE]",
+                "nodes[1].configuration.name: is required",
+                "nodes[1].configuration.level: 'APOCALYPTIC' is not one of [LOW, HIGH]",
+                "nodes[1].configuration.limit: must be a Double (" + limitError(e) + ")",
+                "nodes[1].configuration.colour: unknown field; the fields are [condition, level, limit, name]",
                 "nodes[2].configuration.set: a transform needs at least one of 'set', 'rename' or 'remove'",
-                "nodes[3].type: unknown node type 'teleport'; known types: " + io.tbactors.sample.iot.rule.node.RuleNodeFactory.TYPES,
+                "nodes[3].type: unknown node type 'teleport'; known types: "
+                        + "[filter, log, message-type-switch, switch, threshold, transform]",
                 "nodes[4].id: is required",
                 "nodes[5].configuration: must be a JSON object",
                 "connections[0].to: no node has id 'nowhere'",
@@ -112,6 +98,11 @@ class RuleChainValidatorTest {
         assertThat(catchThrowableOfType(RuleChainValidationException.class,
                 () -> validator.parse(json("{'name': '', 'nodes': [{'id': 'a', 'type': 'log'}], 'connections': {}}"), "x"))
                 .getErrors()).containsExactly("name: must be a non-blank string", "connections: must be an array of {from, to, relation}");
+    }
+
+    private static String limitError(RuleChainValidationException e) {
+        String limit = e.getErrors().stream().filter(error -> error.startsWith("nodes[1].configuration.limit")).findFirst().orElseThrow();
+        return limit.substring(limit.indexOf('(') + 1, limit.length() - 1);
     }
 
     private static String spelError(RuleChainValidationException e) {

@@ -1,4 +1,4 @@
-package io.tbactors.sample.iot.actors.msg;
+package io.tbactors.rule.actors.msg;
 
 import io.tbactors.api.TbActorMsg;
 

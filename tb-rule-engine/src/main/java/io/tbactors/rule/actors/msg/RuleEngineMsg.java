@@ -1,8 +1,8 @@
-package io.tbactors.sample.iot.actors.msg;
+package io.tbactors.rule.actors.msg;
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.TbMsg;
 
 /**
  * A message that carries a rule-engine message between actors; if an actor drops it, the message counts as lost.

@@ -1,10 +1,10 @@
-package io.tbactors.sample.iot.actors.msg;
+package io.tbactors.rule.actors.msg;
 
 import java.util.List;
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.TbMsg;
 
 /**
  * A node actor's results for one pack, back to its chain actor, which routes each message along the connections

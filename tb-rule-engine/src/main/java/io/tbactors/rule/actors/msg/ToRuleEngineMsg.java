@@ -1,6 +1,6 @@
-package io.tbactors.sample.iot.actors.msg;
+package io.tbactors.rule.actors.msg;
 
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.TbMsg;
 
 /**
  * A device actor's message for its tenant's root rule chain: device actor to tenant actor to chain actor.

@@ -1,10 +1,10 @@
-package io.tbactors.sample.iot.actors.msg;
+package io.tbactors.rule.actors.msg;
 
 import java.util.List;
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.TbMsg;
 
 /**
  * The rule-engine messages of one device request with several readings, in order, as one actor message from the

@@ -1,11 +1,11 @@
-package io.tbactors.sample.iot.rule.node;
+package io.tbactors.rule.spel;
 
 import java.util.HashMap;
 import java.util.Map;
 
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.node.RuleNodeException;
 import org.springframework.expression.EvaluationContext;
-import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionParser;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
@@ -27,8 +27,11 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
  * reach into the JVM; only methods of the values themselves, e.g. {@code data.name.startsWith('x')}. Such
  * constructs, variables and assignments are refused when the chain is validated, naming the node, rather than
  * failing on every message. The message's maps and lists are unmodifiable, so a method such as {@code put} fails.
+ *
+ * <p>A node's configuration type may declare fields of this type: the chain's text is parsed and checked when the
+ * chain is validated, and an error names the node and the field.
  */
-public final class MsgExpressions {
+public final class MsgExpression {
 
     private static final ExpressionParser PARSER = new SpelExpressionParser();
     private static final EvaluationContext CONTEXT = SimpleEvaluationContext
@@ -36,33 +39,40 @@ public final class MsgExpressions {
             .withInstanceMethods()
             .build();
 
-    private MsgExpressions() {
+    private final SpelExpression expression;
+
+    private MsgExpression(SpelExpression expression) {
+        this.expression = expression;
     }
 
     /**
-     * @param config where an error is recorded
-     * @param field the configuration field the text came from (for the error's location)
      * @param text the expression
-     * @return the parsed expression, or null after recording an error
+     * @return the parsed expression
+     * @throws IllegalArgumentException when it does not parse or reaches beyond the message, saying why
      */
-    public static Expression parse(NodeConfig config, String field, String text) {
-        if (text == null) {
-            return null;
-        }
+    public static MsgExpression parse(String text) {
         SpelExpression expression;
         try {
             expression = (SpelExpression) PARSER.parseExpression(text);
         } catch (ParseException e) {
-            config.error(field, "cannot parse SpEL expression '" + text + "': " + e.getMessage());
-            return null;
+            throw new IllegalArgumentException("cannot parse SpEL expression '" + text + "': " + e.getMessage(), e);
         }
         String forbidden = forbidden(expression.getAST());
         if (forbidden != null) {
-            config.error(field, "SpEL expression '" + text + "' uses " + forbidden + ", which is not allowed: an expression "
-                    + "may only read the message (data, metadata, msgType, ts, originator) and call methods of its values");
-            return null;
+            throw new IllegalArgumentException("SpEL expression '" + text + "' uses " + forbidden + ", which is not allowed: an "
+                    + "expression may only read the message (data, metadata, msgType, ts, originator) and call methods of its values");
         }
-        return expression;
+        return new MsgExpression(expression);
+    }
+
+    /** @return the expression's text */
+    public String text() {
+        return expression.getExpressionString();
+    }
+
+    @Override
+    public String toString() {
+        return text();
     }
 
     /** The evaluation context would refuse these on every message; refusing them at PUT says so once, with the node. */
@@ -99,27 +109,25 @@ public final class MsgExpressions {
     }
 
     /**
-     * @param expression a parsed expression
-     * @param msg the message it looks at
+     * @param msg the message the expression looks at
      * @return the value
      * @throws org.springframework.expression.EvaluationException when it fails
      */
-    public static Object evaluate(Expression expression, TbMsg msg) {
+    public Object evaluate(TbMsg msg) {
         return expression.getValue(CONTEXT, root(msg));
     }
 
     /**
-     * @param expression a parsed condition
-     * @param msg the message it looks at
+     * @param msg the message the condition looks at
      * @return the condition's value
      * @throws RuleNodeException when the value is not a boolean
      */
-    public static boolean test(Expression expression, TbMsg msg) {
-        Object value = evaluate(expression, msg);
+    public boolean test(TbMsg msg) {
+        Object value = evaluate(msg);
         if (value instanceof Boolean b) {
             return b;
         }
-        throw new RuleNodeException("condition '" + expression.getExpressionString() + "' gave " + value
+        throw new RuleNodeException("condition '" + text() + "' gave " + value
                 + (value == null ? "" : " (" + value.getClass().getSimpleName() + ")") + ", not a boolean");
     }
 

@@ -1,0 +1,34 @@
+package io.tbactors.rule;
+
+import io.tbactors.api.TbActorStopReason;
+
+/**
+ * Told how rule-engine messages end, for an application's own counters (the per-node figures are in
+ * {@link io.tbactors.rule.stats.RuleNodeStats}). Called on the thread that ends the message: keep it cheap.
+ */
+public interface RuleEngineListener {
+
+    /** A listener that ignores everything. */
+    RuleEngineListener NONE = new RuleEngineListener() {
+    };
+
+    /** Every copy of a message went through its chain. */
+    default void msgProcessed() {
+    }
+
+    /** A node failed on a message and no {@code Failure} connection took it on. */
+    default void msgFailed() {
+    }
+
+    /**
+     * An actor on a message's way stopped before processing it.
+     *
+     * @param reason why
+     */
+    default void msgLost(TbActorStopReason reason) {
+    }
+
+    /** A node failed on a message (whether or not a {@code Failure} connection took it on). */
+    default void nodeFailed() {
+    }
+}
