@@ -87,13 +87,7 @@ class RuleEngineTest {
         public void onMsg(TbNodeContext<Void> ctx, TbMsg msg, TbNodeCallback callback) {
             CompletableFuture<Void> done = new CompletableFuture<>();
             pending.add(done);
-            done.whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    callback.tellSuccess(msg);
-                } else {
-                    callback.tellFailure(msg, failure);
-                }
-            });
+            callback.tellSuccessWhen(done, msg);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.tbactors.rule.node;
 
 import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 
 import io.tbactors.rule.TbMsg;
 
@@ -28,6 +30,23 @@ public interface TbNodeCallback {
     /** @param msg the message, on {@code Success} */
     default void tellSuccess(TbMsg msg) {
         tellNext(msg, List.of(Relations.SUCCESS));
+    }
+
+    /**
+     * The message leaves on {@code Success} when {@code work} completes, on {@code Failure} when it fails: for a node
+     * whose work finishes later, such as a save done when its batch commits.
+     *
+     * @param work the node's work for the message
+     * @param msg the message to pass on
+     */
+    default void tellSuccessWhen(CompletionStage<?> work, TbMsg msg) {
+        work.whenComplete((result, failure) -> {
+            if (failure == null) {
+                tellSuccess(msg);
+            } else {
+                tellFailure(msg, failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+            }
+        });
     }
 
     /**

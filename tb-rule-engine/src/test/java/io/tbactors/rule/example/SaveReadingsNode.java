@@ -58,12 +58,6 @@ public class SaveReadingsNode implements TbNode<SaveReadingsNode.Config> {
         if (!ctx.configuration().keys().isEmpty()) {
             values.keySet().retainAll(ctx.configuration().keys());
         }
-        store.save(msg.originatorId(), msg.ts(), values).whenComplete((saved, failure) -> {
-            if (failure == null) {
-                callback.tellSuccess(msg);
-            } else {
-                callback.tellFailure(msg, failure);
-            }
-        });
+        callback.tellSuccessWhen(store.save(msg.originatorId(), msg.ts(), values), msg);
     }
 }

@@ -43,12 +43,6 @@ public final class SaveAttributesNode implements TbNode<Void> {
     @Override
     public void onMsg(TbNodeContext<Void> ctx, TbMsg msg, TbNodeCallback callback) {
         SaveTimeseriesNode.requireType(msg, TbMsgType.POST_ATTRIBUTES_REQUEST, type());
-        attributesDao.save(msg.originatorId(), msg.ts(), msg.data()).whenComplete((committed, failure) -> {
-            if (failure == null) {
-                callback.tellSuccess(msg);
-            } else {
-                callback.tellFailure(msg, failure);
-            }
-        });
+        callback.tellSuccessWhen(attributesDao.save(msg.originatorId(), msg.ts(), msg.data()), msg);
     }
 }

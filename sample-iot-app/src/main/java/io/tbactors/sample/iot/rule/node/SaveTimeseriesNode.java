@@ -44,13 +44,7 @@ public final class SaveTimeseriesNode implements TbNode<Void> {
     @Override
     public void onMsg(TbNodeContext<Void> ctx, TbMsg msg, TbNodeCallback callback) {
         requireType(msg, TbMsgType.POST_TELEMETRY_REQUEST, type());
-        timeseriesDao.save(msg.originatorId(), msg.ts(), msg.data()).whenComplete((committed, failure) -> {
-            if (failure == null) {
-                callback.tellSuccess(msg);
-            } else {
-                callback.tellFailure(msg, failure);
-            }
-        });
+        callback.tellSuccessWhen(timeseriesDao.save(msg.originatorId(), msg.ts(), msg.data()), msg);
     }
 
     static void requireType(TbMsg msg, String type, String nodeType) {
