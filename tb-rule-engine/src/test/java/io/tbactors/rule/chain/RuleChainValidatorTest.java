@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tbactors.rule.RuleTestSupport;
+import io.tbactors.rule.example.ReadingStore;
+import io.tbactors.rule.example.SaveReadingsNode;
+import io.tbactors.rule.node.RuleNodeRegistry;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RuleChainValidatorTest {
@@ -76,6 +80,26 @@ class RuleChainValidatorTest {
                 "connections[1].relation: is required",
                 "firstNodeId: no node has id 'zz'");
         assertThat(e.getMessage()).startsWith("Invalid rule chain: nodes[0].configuration.condition");
+    }
+
+    @Test
+    void theReadmesNodeReportsAFieldOfTheWrongShapeAndAnUnknownFieldAsTheReadmeSays() {
+        RuleChainValidator withExample = new RuleChainValidator(RuleNodeRegistry.withBuiltIns(
+                List.of(new SaveReadingsNode(new ReadingStore())), RuleTestSupport.JSON));
+
+        RuleChainValidationException e = catchThrowableOfType(RuleChainValidationException.class, () -> withExample.parse(json("""
+                {'nodes': [{'id': 'f', 'type': 'filter', 'configuration': {'condition': 'true'}},
+                           {'id': 's', 'type': 'save-readings', 'configuration': {'keys': 'temperature'}},
+                           {'id': 't', 'type': 'save-readings', 'configuration': {'key': ['temperature']}},
+                           {'id': 'u', 'type': 'save-readings', 'configuration': {'keys': [' ']}}],
+                 'connections': [{'from': 'f', 'to': 's', 'relation': 'Ture'}]}
+                """), "x"));
+
+        assertThat(e.getErrors()).containsExactlyInAnyOrder(
+                "nodes[1].configuration.keys: must be an array",
+                "nodes[2].configuration.key: unknown field; the fields are [keys]",
+                "nodes[3].configuration.keys[0]: must be a non-blank string",
+                "connections[0].relation: node 'f' (filter) never leaves on 'Ture'; it leaves on [Failure, False, True]");
     }
 
     @Test
