@@ -16,6 +16,7 @@ public final class RuleNodeStats {
     private final Map<UUID, Map<String, NodeStats>> chains = new ConcurrentHashMap<>();
     private final int debugCapacity;
     private final RuleNodeMeters meters;
+    private volatile boolean debugByDefault;
 
     /** Statistics without meters, keeping {@value #DEFAULT_DEBUG_CAPACITY} debug events a node. */
     public RuleNodeStats() {
@@ -41,8 +42,18 @@ public final class RuleNodeStats {
      * @return the node's figures, made on first use
      */
     public NodeStats node(UUID chainId, String nodeId, String type) {
-        return chains.computeIfAbsent(chainId, id -> new ConcurrentHashMap<>())
-                .computeIfAbsent(nodeId, id -> new NodeStats(type, debugCapacity, meters.forNode(chainId, nodeId, type)));
+        return chains.computeIfAbsent(chainId, id -> new ConcurrentHashMap<>()).computeIfAbsent(nodeId, id -> {
+            NodeStats stats = new NodeStats(type, debugCapacity, meters.forNode(chainId, nodeId, type));
+            stats.setDebug(debugByDefault);
+            return stats;
+        });
+    }
+
+    /**
+     * @param enabled whether nodes seen from now on start in debug mode (a chain under test traces every node)
+     */
+    public void setDebugByDefault(boolean enabled) {
+        debugByDefault = enabled;
     }
 
     /**
