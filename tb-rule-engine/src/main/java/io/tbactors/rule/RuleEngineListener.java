@@ -1,5 +1,7 @@
 package io.tbactors.rule;
 
+import java.util.UUID;
+
 import io.tbactors.api.TbActorStopReason;
 
 /**
@@ -30,5 +32,14 @@ public interface RuleEngineListener {
 
     /** A node failed on a message (whether or not a {@code Failure} connection took it on). */
     default void nodeFailed() {
+    }
+
+    /**
+     * A chain could not be read again on a reload; its actor keeps the version it has (logged at WARN).
+     *
+     * @param chainId the chain
+     * @param failure why
+     */
+    default void chainReloadFailed(UUID chainId, Throwable failure) {
     }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
@@ -198,6 +199,33 @@ class RuleEngineTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> probe.lifecycle.contains("destroy store"));
         assertThat(probe.lifecycle).containsSubsequence("init store", "init store2");
         assertThat(source.refresh()).as("nothing changed").isEmpty();
+    }
+
+    @Test
+    void aChainThatCannotBeReadOnReloadKeepsItsVersionAndTheFailureIsToldToTheListener() throws Exception {
+        List<UUID> failedReloads = new CopyOnWriteArrayList<>();
+        AtomicBoolean broken = new AtomicBoolean();
+        ResourceRuleChainSource files = probeChain();
+        system.createDispatcher("rules", Executors.newFixedThreadPool(2));
+        RuleEngine engine = new RuleEngine(system, new RuleEngineContext(id -> {
+            if (broken.get()) {
+                throw new IllegalStateException("database down");
+            }
+            return files.findById(id);
+        }, registry, new RuleNodeStats(), new RuleEngineListener() {
+            @Override
+            public void chainReloadFailed(UUID chainId, Throwable failure) {
+                failedReloads.add(chainId);
+            }
+        }, "rules", Throwable::getMessage));
+        engine.process(PROBE_CHAIN, "T", UUID.randomUUID(), Map.of("route", "drop"), Map.of()).get(10, TimeUnit.SECONDS);
+
+        broken.set(true);
+        engine.reload(PROBE_CHAIN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> failedReloads.contains(PROBE_CHAIN));
+        broken.set(false);
+
+        engine.process(PROBE_CHAIN, "T", UUID.randomUUID(), Map.of("route", "drop"), Map.of()).get(10, TimeUnit.SECONDS);
     }
 
     @Test

@@ -131,6 +131,7 @@ public class RuleChainActor extends AbstractTbActor {
             load();
         } catch (RuntimeException e) {
             log.warn("[{}] Cannot reload rule chain; keeping version {}", ruleChainId, previousVersion, e);
+            context.listener().chainReloadFailed(ruleChainId, e);
             return;
         }
         if (version == previousVersion) {
