@@ -5,6 +5,7 @@ import java.util.UUID;
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbEntityActorId;
 import io.tbactors.api.TbStringActorId;
+import io.tbactors.rule.actors.RuleEngineActorIds;
 
 /**
  * The actor ids of the sample: entity ids for tenants, devices and rule chains, a string id for the application
@@ -17,7 +18,7 @@ public final class IotActorIds {
     /** Entity type of device actors. */
     public static final String DEVICE = "DEVICE";
     /** Entity type of rule chain actors. */
-    public static final String RULE_CHAIN = "RULE_CHAIN";
+    public static final String RULE_CHAIN = RuleEngineActorIds.RULE_CHAIN;
     /** The application (root) actor. */
     public static final TbActorId APP = new TbStringActorId("APP");
 
@@ -45,7 +46,7 @@ public final class IotActorIds {
      * @return its actor's id
      */
     public static TbActorId ruleChain(UUID ruleChainId) {
-        return new TbEntityActorId(RULE_CHAIN, ruleChainId);
+        return RuleEngineActorIds.ruleChain(ruleChainId);
     }
 
     /**
@@ -55,6 +56,6 @@ public final class IotActorIds {
      * @return the node actor's id, {@code RULE_NODE|chain|vN|node}
      */
     public static TbActorId ruleNode(UUID ruleChainId, long version, String nodeId) {
-        return new TbStringActorId("RULE_NODE|" + ruleChainId + "|v" + version + "|" + nodeId);
+        return RuleEngineActorIds.ruleNode(ruleChainId, version, nodeId);
     }
 }

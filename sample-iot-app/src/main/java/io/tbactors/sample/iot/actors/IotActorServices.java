@@ -1,8 +1,8 @@
 package io.tbactors.sample.iot.actors;
 
+import io.tbactors.rule.RuleEngineContext;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.rule.RuleChainService;
-import io.tbactors.sample.iot.rule.node.RuleNodeFactory;
 import io.tbactors.sample.iot.stats.IotStats;
 import lombok.Getter;
 import lombok.RequiredArgsConstructor;
@@ -19,6 +19,6 @@ public class IotActorServices {
 
     private final DeviceService deviceService;
     private final RuleChainService ruleChainService;
-    private final RuleNodeFactory ruleNodeFactory;
+    private final RuleEngineContext ruleEngine;
     private final IotStats stats;
 }

@@ -17,10 +17,12 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
+import io.tbactors.rule.actors.RuleChainActor;
+import io.tbactors.rule.actors.msg.ReloadRuleChainMsg;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
-import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
-import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
-import io.tbactors.sample.iot.rule.TbMsg;
+import io.tbactors.rule.actors.msg.ToRuleEngineMsg;
+import io.tbactors.rule.actors.msg.ToRuleEnginePackMsg;
+import io.tbactors.rule.TbMsg;
 import io.tbactors.sample.iot.rule.RuleChain;
 import lombok.extern.slf4j.Slf4j;
 
@@ -105,7 +107,7 @@ public class TenantActor extends AbstractTbActor {
     private void onRuleChainUpdated(RuleChainUpdatedMsg msg) {
         TbActorRef existing = ruleChains.get(msg.ruleChainId());
         if (existing != null) {
-            existing.tellWithHighPriority(msg);
+            existing.tellWithHighPriority(new ReloadRuleChainMsg());
             return;
         }
         // a new chain: its actor loads the current version in init
@@ -115,7 +117,7 @@ public class TenantActor extends AbstractTbActor {
     private void startRuleChain(RuleChain chain) {
         TbActorId id = IotActorIds.ruleChain(chain.id());
         TbActorRef ref = ctx.getOrCreateChildActor(id, () -> IotDispatchers.RULE,
-                () -> TbActorCreator.of(id, () -> new RuleChainActor(services, tenantId, chain.id())));
+                () -> TbActorCreator.of(id, () -> new RuleChainActor(services.getRuleEngine(), tenantId, chain.id())));
         ruleChains.put(chain.id(), ref);
         if (chain.root()) {
             rootChain = ref;

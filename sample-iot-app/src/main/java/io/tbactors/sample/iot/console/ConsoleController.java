@@ -19,8 +19,8 @@ import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.console.ConsoleViews.Actors;
 import io.tbactors.sample.iot.console.ConsoleViews.Alarms;
 import io.tbactors.sample.iot.console.ConsoleViews.Devices;
-import io.tbactors.sample.iot.rule.RuleChainValidationException;
-import io.tbactors.sample.iot.rule.RuleChainValidator;
+import io.tbactors.rule.chain.RuleChainValidationException;
+import io.tbactors.rule.chain.RuleChainValidator;
 import io.tbactors.sample.iot.web.RequestBodies;
 
 /**

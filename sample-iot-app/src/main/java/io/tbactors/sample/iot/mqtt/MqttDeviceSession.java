@@ -24,7 +24,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tbactors.sample.iot.device.Device;
-import io.tbactors.sample.iot.rule.TbMsgType;
+import io.tbactors.rule.TbMsgType;
 import io.tbactors.sample.iot.telemetry.DeviceIngestion;
 import io.tbactors.sample.iot.telemetry.TsEntry;
 import io.tbactors.sample.iot.web.ApiException;

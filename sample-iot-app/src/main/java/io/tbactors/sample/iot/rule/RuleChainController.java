@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
 
+import io.tbactors.rule.chain.RuleChainDefinition;
+import io.tbactors.rule.chain.RuleConnection;
+import io.tbactors.rule.chain.RuleNodeDefinition;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.tenant.DefaultTenant;
 import io.tbactors.sample.iot.web.RequestBodies;

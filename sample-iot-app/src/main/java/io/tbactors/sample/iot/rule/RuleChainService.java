@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.tbactors.rule.chain.RuleChainDefinition;
+import io.tbactors.rule.chain.RuleChainValidationException;
+import io.tbactors.rule.chain.RuleChainValidator;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
 import io.tbactors.sample.iot.cluster.AdminChanges;
 import io.tbactors.sample.iot.web.NotFoundException;

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.rule.RuleEngineListener;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.stereotype.Component;
 
@@ -17,7 +18,7 @@ import org.springframework.stereotype.Component;
  */
 @Slf4j
 @Component
-public class IotStats implements MeterBinder {
+public class IotStats implements MeterBinder, RuleEngineListener {
 
     private static final long LOST_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -72,6 +73,26 @@ public class IotStats implements MeterBinder {
     /** A rule node threw while processing; the message went on along {@code Failure}. */
     public void nodeFailure() {
         nodeFailures.increment();
+    }
+
+    @Override
+    public void msgProcessed() {
+        ruleEngineProcessed();
+    }
+
+    @Override
+    public void msgFailed() {
+        ruleEngineFailed();
+    }
+
+    @Override
+    public void msgLost(TbActorStopReason reason) {
+        ruleEngineLost(reason);
+    }
+
+    @Override
+    public void nodeFailed() {
+        nodeFailure();
     }
 
     /** @return device messages accepted so far */

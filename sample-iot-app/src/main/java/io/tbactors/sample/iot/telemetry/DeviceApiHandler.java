@@ -7,12 +7,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.tbactors.kafka.TbClusterRemoteFailureException;
-import io.tbactors.sample.iot.actors.msg.MessageNotAcceptedException;
+import io.tbactors.rule.MessageNotAcceptedException;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
-import io.tbactors.sample.iot.rule.RuleChainFailureException;
-import io.tbactors.sample.iot.rule.TbMsgType;
+import io.tbactors.rule.RuleChainFailureException;
+import io.tbactors.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.ProblemResponses;

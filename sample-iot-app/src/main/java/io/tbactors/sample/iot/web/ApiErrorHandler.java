@@ -2,7 +2,7 @@ package io.tbactors.sample.iot.web;
 
 import java.util.List;
 
-import io.tbactors.sample.iot.rule.RuleChainValidationException;
+import io.tbactors.rule.chain.RuleChainValidationException;
 import jakarta.servlet.http.HttpServletRequest;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.dao.DuplicateKeyException;

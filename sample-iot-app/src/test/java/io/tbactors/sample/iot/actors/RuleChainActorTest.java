@@ -32,20 +32,24 @@ import io.tbactors.api.TbActorRef;
 import io.tbactors.core.DefaultTbActorSystem;
 import io.tbactors.core.TbActorSystemSettings;
 import io.tbactors.core.observe.TbActorSystemListener;
-import io.tbactors.sample.iot.actors.msg.ToRuleEnginePackMsg;
-import io.tbactors.sample.iot.rule.MsgPackCallback;
-import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
-import io.tbactors.sample.iot.actors.msg.ToRuleEngineMsg;
-import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.rule.actors.msg.ToRuleEnginePackMsg;
+import io.tbactors.rule.MsgPackCallback;
+import io.tbactors.rule.RuleEngineContext;
+import io.tbactors.rule.actors.RuleChainActor;
+import io.tbactors.rule.actors.msg.ReloadRuleChainMsg;
+import io.tbactors.rule.stats.RuleNodeStats;
+import io.tbactors.sample.iot.rule.DatabaseFailureReason;
+import io.tbactors.sample.iot.rule.SampleRuleChainSource;
+import io.tbactors.rule.actors.msg.ToRuleEngineMsg;
 import io.tbactors.sample.iot.rule.RuleChain;
-import io.tbactors.sample.iot.rule.RuleChainFailureException;
+import io.tbactors.rule.RuleChainFailureException;
 import io.tbactors.sample.iot.rule.RuleChainService;
-import io.tbactors.sample.iot.rule.RuleChainValidator;
+import io.tbactors.rule.chain.RuleChainValidator;
 import io.tbactors.sample.iot.rule.RuleTestSupport;
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.rule.TbMsgCallback;
-import io.tbactors.sample.iot.rule.TbMsgTracker;
-import io.tbactors.sample.iot.rule.TbMsgType;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.TbMsgCallback;
+import io.tbactors.rule.TbMsgTracker;
+import io.tbactors.rule.TbMsgType;
 import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,7 +68,7 @@ class RuleChainActorTest {
 
     private final RuleTestSupport.Mocks mocks = RuleTestSupport.mocks();
     private final RuleChainService chainService = mock(RuleChainService.class);
-    private final RuleChainValidator validator = new RuleChainValidator(mocks.factory());
+    private final RuleChainValidator validator = new RuleChainValidator(mocks.registry());
     private final IotStats stats = new IotStats();
     private final List<Map<String, Object>> saved = Collections.synchronizedList(new ArrayList<>());
     private DefaultTbActorSystem system;
@@ -237,7 +241,7 @@ class RuleChainActorTest {
                            {'id': 's', 'type': 'save-timeseries'}],
                  'connections': [{'from': 'mark', 'to': 's', 'relation': 'Success'}]}
                 """);
-        chainActor.tellWithHighPriority(new RuleChainUpdatedMsg(TENANT, CHAIN));
+        chainActor.tellWithHighPriority(new ReloadRuleChainMsg());
         for (long seq = 300; seq < 400; seq++) {
             send(Map.of("seq", seq));
         }
@@ -353,9 +357,10 @@ class RuleChainActorTest {
 
     private void start(long version, String chainJson) {
         chainIs(version, chainJson);
-        IotActorServices services = new IotActorServices(mock(DeviceService.class), chainService, mocks.factory(), stats);
+        RuleEngineContext context = new RuleEngineContext(new SampleRuleChainSource(chainService), mocks.registry(), new RuleNodeStats(),
+                stats, IotDispatchers.RULE, new DatabaseFailureReason()::reason);
         chainActor = system.createRootActor(IotDispatchers.RULE, TbActorCreator.of(IotActorIds.ruleChain(CHAIN),
-                () -> new RuleChainActor(services, TENANT, CHAIN)));
+                () -> new RuleChainActor(context, TENANT, CHAIN)));
     }
 
     private void chainIs(long version, String chainJson) {

@@ -55,6 +55,30 @@ class ActuatorEndToEndTest extends EndToEndTest {
     }
 
     @Test
+    void theRuleChainsEndpointShowsEachNodesFiguresAndItsDebugEventsOnceSwitchedOn() {
+        ApiClient.Device device = newDevice();
+        api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}");
+        String rootChain = api.get("/api/rule-chains").json().valueStream().filter(chain -> chain.get("root").booleanValue())
+                .findFirst().orElseThrow().get("id").stringValue();
+
+        assertThat(api.getWithoutCredentials("/actuator/rulechains").status()).isEqualTo(401);
+        JsonNode chains = await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/actuator/rulechains").json(),
+                json -> json.has(rootChain) && json.get(rootChain).has("save-telemetry"));
+        JsonNode save = chains.get(rootChain).get("save-telemetry");
+        assertThat(save.get("type").stringValue()).isEqualTo("save-timeseries");
+        assertThat(save.get("in").longValue()).isPositive();
+        assertThat(save.get("out").get("Success").longValue()).isPositive();
+        assertThat(api.post("/actuator/rulechains/" + rootChain + "/save-telemetry", "{\"debug\": true}").status()).isEqualTo(200);
+
+        api.postAsDevice(device.token(), "telemetry", "{\"t\": 2}");
+
+        JsonNode events = api.get("/actuator/rulechains/" + rootChain).json().get("save-telemetry").get("debugEvents");
+        assertThat(events.valueStream().map(event -> event.get("direction").stringValue() + " " + event.get("data").get("t")))
+                .contains("IN 2", "OUT 2");
+        assertThat(api.get("/actuator/metrics/tb.rule.node.messages.in").status()).isEqualTo(200);
+    }
+
+    @Test
     void theApplicationsMessageCountersAreMeters() {
         ApiClient.Device device = newDevice();
         api.postAsDevice(device.token(), "telemetry", "{\"t\": 1}");

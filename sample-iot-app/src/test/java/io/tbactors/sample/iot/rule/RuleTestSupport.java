@@ -6,12 +6,21 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import io.tbactors.sample.iot.alarm.AlarmService;
-import io.tbactors.sample.iot.rule.node.RuleNodeFactory;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.TbMsgCallback;
+import io.tbactors.rule.TbMsgTracker;
+import io.tbactors.rule.TbMsgType;
+import io.tbactors.rule.node.RuleNodeRegistry;
+import io.tbactors.sample.iot.rule.node.ClearAlarmNode;
+import io.tbactors.sample.iot.rule.node.CreateAlarmNode;
+import io.tbactors.sample.iot.rule.node.SaveAttributesNode;
+import io.tbactors.sample.iot.rule.node.SaveTimeseriesNode;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.telemetry.AttributesDao;
 import io.tbactors.sample.iot.telemetry.TimeseriesDao;
@@ -19,7 +28,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Shared helpers of the rule engine's unit tests: a node factory over mocks, messages, JSON.
+ * Shared helpers of the sample's rule tests: a node registry over mocks, messages, JSON.
  */
 public final class RuleTestSupport {
 
@@ -30,17 +39,22 @@ public final class RuleTestSupport {
     }
 
     /** The mocks behind a factory. */
-    public record Mocks(TimeseriesDao timeseriesDao, AttributesDao attributesDao, AlarmService alarmService, RuleNodeFactory factory) {
+    public record Mocks(TimeseriesDao timeseriesDao, AttributesDao attributesDao, AlarmService alarmService, RuleNodeRegistry registry) {
     }
 
-    /** @return a node factory whose storage is mocked (saves are committed at once unless a test says otherwise) */
+    /**
+     * @return a node registry (built-in types and the sample's) whose storage is mocked (saves are committed at once
+     *     unless a test says otherwise)
+     */
     public static Mocks mocks() {
         TimeseriesDao timeseriesDao = mock(TimeseriesDao.class);
         AttributesDao attributesDao = mock(AttributesDao.class);
         when(timeseriesDao.save(any(), anyLong(), any())).thenReturn(CompletableFuture.completedFuture(null));
         when(attributesDao.save(any(), anyLong(), any())).thenReturn(CompletableFuture.completedFuture(null));
         AlarmService alarmService = mock(AlarmService.class);
-        return new Mocks(timeseriesDao, attributesDao, alarmService, new RuleNodeFactory(timeseriesDao, attributesDao, alarmService, JSON));
+        RuleNodeRegistry registry = RuleNodeRegistry.withBuiltIns(List.of(new SaveTimeseriesNode(timeseriesDao),
+                new SaveAttributesNode(attributesDao), new CreateAlarmNode(alarmService, JSON), new ClearAlarmNode(alarmService)), JSON);
+        return new Mocks(timeseriesDao, attributesDao, alarmService, registry);
     }
 
     /**

@@ -20,7 +20,7 @@ import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
-import io.tbactors.sample.iot.rule.RuleChainFailureException;
+import io.tbactors.rule.RuleChainFailureException;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.spring.ActorSystemContext;
 import org.junit.jupiter.api.Test;

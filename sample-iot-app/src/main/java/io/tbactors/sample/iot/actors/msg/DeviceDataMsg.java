@@ -5,12 +5,13 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.rule.MessageNotAcceptedException;
 import io.tbactors.sample.iot.telemetry.TsEntry;
 
 /**
  * Telemetry or attributes a device posted, on its way to the device's actor. {@code processed} completes when the
  * tenant's root rule chain has finished with every reading (every branch, its saves committed); exceptionally with
- * a {@link io.tbactors.sample.iot.rule.RuleChainFailureException} when the chain failed on one, or a
+ * a {@link io.tbactors.rule.RuleChainFailureException} when the chain failed on one, or a
  * {@link MessageNotAcceptedException} when an actor on the way stopped, so the HTTP request that waits on it always
  * gets an answer that says what happened.
  *

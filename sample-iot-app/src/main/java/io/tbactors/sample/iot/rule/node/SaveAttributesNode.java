@@ -1,16 +1,22 @@
 package io.tbactors.sample.iot.rule.node;
 
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
 
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.rule.TbMsgType;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.TbMsgType;
+import io.tbactors.rule.node.Relations;
+import io.tbactors.rule.node.TbNode;
+import io.tbactors.rule.node.TbNodeCallback;
+import io.tbactors.rule.node.TbNodeContext;
 import io.tbactors.sample.iot.telemetry.AttributesDao;
+import org.springframework.stereotype.Component;
 
 /**
- * {@code save-attributes}: stores the data of an attributes message as the device's attributes. Other message
- * types fail. Done when they are committed.
+ * {@code save-attributes}: stores the data of an attributes message as the device's attributes; the message leaves
+ * on {@code Success} when they are committed. Other message types fail.
  */
-public final class SaveAttributesNode implements RuleNode {
+@Component
+public final class SaveAttributesNode implements TbNode<Void> {
 
     private final AttributesDao attributesDao;
 
@@ -20,15 +26,23 @@ public final class SaveAttributesNode implements RuleNode {
     }
 
     @Override
-    public CompletableFuture<RuleNodeResult> onMsgAsync(TbMsg msg) {
-        SaveTimeseriesNode.requireType(msg, TbMsgType.POST_ATTRIBUTES_REQUEST, "save-attributes");
-        return attributesDao.save(msg.originatorId(), msg.ts(), msg.data())
-                .thenApply(committed -> RuleNodeResult.of(msg, Relations.SUCCESS));
+    public String type() {
+        return "save-attributes";
     }
 
-    /** Waits until the save is committed; the node's actor uses {@link #onMsgAsync} and does not wait. */
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) throws Exception {
-        return RuleNode.await(onMsgAsync(msg));
+    public Class<Void> configurationType() {
+        return Void.class;
+    }
+
+    @Override
+    public Set<String> relations(Void configuration) {
+        return Set.of(Relations.SUCCESS);
+    }
+
+    @Override
+    public void onMsg(TbNodeContext<Void> ctx, TbMsg msg, TbNodeCallback callback) {
+        SaveTimeseriesNode.requireType(msg, TbMsgType.POST_ATTRIBUTES_REQUEST, type());
+        callback.tellSuccessWhen(attributesDao.save(msg.originatorId(), msg.ts(), msg.data()), msg);
     }
 }

@@ -1,16 +1,23 @@
 package io.tbactors.sample.iot.rule.node;
 
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
 
-import io.tbactors.sample.iot.rule.TbMsg;
-import io.tbactors.sample.iot.rule.TbMsgType;
+import io.tbactors.rule.TbMsg;
+import io.tbactors.rule.TbMsgType;
+import io.tbactors.rule.node.Relations;
+import io.tbactors.rule.node.RuleNodeException;
+import io.tbactors.rule.node.TbNode;
+import io.tbactors.rule.node.TbNodeCallback;
+import io.tbactors.rule.node.TbNodeContext;
 import io.tbactors.sample.iot.telemetry.TimeseriesDao;
+import org.springframework.stereotype.Component;
 
 /**
  * {@code save-timeseries}: stores the data of a telemetry message as readings at the message's time (history and
- * latest), done when they are committed. Other message types fail.
+ * latest); the message leaves on {@code Success} when they are committed. Other message types fail.
  */
-public final class SaveTimeseriesNode implements RuleNode {
+@Component
+public final class SaveTimeseriesNode implements TbNode<Void> {
 
     private final TimeseriesDao timeseriesDao;
 
@@ -20,16 +27,24 @@ public final class SaveTimeseriesNode implements RuleNode {
     }
 
     @Override
-    public CompletableFuture<RuleNodeResult> onMsgAsync(TbMsg msg) {
-        requireType(msg, TbMsgType.POST_TELEMETRY_REQUEST, "save-timeseries");
-        return timeseriesDao.save(msg.originatorId(), msg.ts(), msg.data())
-                .thenApply(committed -> RuleNodeResult.of(msg, Relations.SUCCESS));
+    public String type() {
+        return "save-timeseries";
     }
 
-    /** Waits until the save is committed; the node's actor uses {@link #onMsgAsync} and does not wait. */
     @Override
-    public RuleNodeResult onMsg(TbMsg msg) throws Exception {
-        return RuleNode.await(onMsgAsync(msg));
+    public Class<Void> configurationType() {
+        return Void.class;
+    }
+
+    @Override
+    public Set<String> relations(Void configuration) {
+        return Set.of(Relations.SUCCESS);
+    }
+
+    @Override
+    public void onMsg(TbNodeContext<Void> ctx, TbMsg msg, TbNodeCallback callback) {
+        requireType(msg, TbMsgType.POST_TELEMETRY_REQUEST, type());
+        callback.tellSuccessWhen(timeseriesDao.save(msg.originatorId(), msg.ts(), msg.data()), msg);
     }
 
     static void requireType(TbMsg msg, String type, String nodeType) {
