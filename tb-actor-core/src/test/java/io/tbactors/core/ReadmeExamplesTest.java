@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * shows it as it is there. A Java block is preceded by {@code <!-- example: path/to/Source.java -->} (the file from its
  * first {@code import} line to its end) or {@code <!-- example: path/to/Source.java#name -->} (the lines between
  * {@code // example: name} and {@code // end example}, with their common indentation removed); paths are from the
- * repository's root. This test reads the READMEs of every module, so a README edited anywhere is checked here.
+ * repository's root. A block of another language with such a line above it (a chain file, say) must be that whole
+ * file. This test reads the READMEs of every module, so a README edited anywhere is checked here.
  */
 class ReadmeExamplesTest {
 
@@ -46,16 +47,22 @@ class ReadmeExamplesTest {
         String name = root.relativize(readme).toString();
         int examples = 0;
         for (int i = 0; i < lines.size(); i++) {
-            if (!lines.get(i).trim().equals("```java")) {
+            String fence = lines.get(i).trim();
+            if (!fence.startsWith("```") || fence.length() == 3) {
                 continue;
             }
-            examples++;
+            boolean java = fence.equals("```java");
             int end = i + 1;
             while (end < lines.size() && !lines.get(end).trim().equals("```")) {
                 end++;
             }
             List<String> block = lines.subList(i + 1, Math.min(end, lines.size()));
             Matcher marker = i > 0 ? MARKER.matcher(lines.get(i - 1).trim()) : MARKER.matcher("");
+            if (!java && !marker.matches()) {
+                i = end;
+                continue;
+            }
+            examples++;
             if (!marker.matches()) {
                 problems.add(name + ":" + (i + 1) + ": a Java example without <!-- example: path[#name] --> on the line "
                         + "above; every example must live in a source file the build compiles");
@@ -64,7 +71,9 @@ class ReadmeExamplesTest {
                 if (!Files.isRegularFile(source)) {
                     problems.add(name + ":" + (i + 1) + ": the example's source " + marker.group(1) + " does not exist");
                 } else {
-                    List<String> expected = extract(Files.readAllLines(source), marker.group(2));
+                    List<String> content = Files.readAllLines(source);
+                    List<String> expected = java || marker.group(2) != null ? extract(content, marker.group(2))
+                            : new ArrayList<>(content);
                     String difference = firstDifference(expected, block);
                     if (expected.isEmpty()) {
                         problems.add(name + ":" + (i + 1) + ": no example '" + marker.group(2) + "' in " + marker.group(1)
