@@ -1,13 +1,9 @@
 package io.tbactors.sample.iot.telemetry;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import io.tbactors.rule.TbMsgData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,53 +29,26 @@ public class KvCodec {
      * Brings a value to one of the stored Java types: integral numbers to Long, other numbers to Double.
      *
      * @param value a value from JSON or from an expression
-     * @return the normalized value; Maps, Lists, Booleans and Strings unchanged
+     * @return the normalized value; Maps, Lists, Booleans and Strings unchanged (the rule engine's rule, {@link TbMsgData})
      */
     public static Object normalize(Object value) {
-        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return ((Number) value).longValue();
-        }
-        if (value instanceof BigInteger big) {
-            return big.bitLength() < Long.SIZE ? (Object) big.longValue() : (Object) big.doubleValue();
-        }
-        if (value instanceof Float || value instanceof BigDecimal) {
-            return ((Number) value).doubleValue();
-        }
-        if (value instanceof Character c) {
-            return String.valueOf(c);
-        }
-        return value;
+        return TbMsgData.normalize(value);
     }
 
     /**
-     * Makes a value deeply unmodifiable, so that a rule expression calling {@code put} or {@code add} on a map or
-     * list of a message fails instead of changing what other nodes and branches see.
-     *
      * @param value a value from JSON or from an expression
-     * @return the value; maps and lists (at any depth) as unmodifiable copies, in their order
+     * @return the value; maps and lists (at any depth) as unmodifiable copies, in their order ({@link TbMsgData#frozen})
      */
     public static Object frozen(Object value) {
-        if (value instanceof Map<?, ?> map) {
-            Map<Object, Object> copy = new LinkedHashMap<>();
-            map.forEach((key, item) -> copy.put(key, frozen(item)));
-            return Collections.unmodifiableMap(copy);
-        }
-        if (value instanceof List<?> list) {
-            List<Object> copy = new ArrayList<>(list.size());
-            list.forEach(item -> copy.add(frozen(item)));
-            return Collections.unmodifiableList(copy);
-        }
-        return value;
+        return TbMsgData.frozen(value);
     }
 
     /**
      * @param values key to value
-     * @return an unmodifiable copy in the same order, its values {@link #frozen}
+     * @return an unmodifiable copy in the same order, its values frozen ({@link TbMsgData#frozenValues})
      */
     public static Map<String, Object> frozenValues(Map<String, Object> values) {
-        Map<String, Object> copy = new LinkedHashMap<>();
-        values.forEach((key, value) -> copy.put(key, frozen(value)));
-        return Collections.unmodifiableMap(copy);
+        return TbMsgData.frozenValues(values);
     }
 
     /**
