@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * </pre>
  * Each measurement writes 400,000 rows twice into a fresh file; the second round is reported (the first warms the
  * JIT). The table goes to the log and to {@code target/h2-history-ceiling.txt}.
+ *
+ * <p>{@link #costOfWritingAtCommit} measures what {@code WRITE_DELAY=0} (forced by {@code H2SafeUrl} so that an answered
+ * reading survives a {@code kill -9}) costs against H2's default background write: both URLs in the same run, rounds
+ * interleaved, for full batches and for the small batches a lightly loaded writer commits. Its table goes to
+ * {@code target/h2-write-delay-cost.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
 class H2HistoryCeilingBenchmark {
@@ -65,23 +70,80 @@ class H2HistoryCeilingBenchmark {
         Files.writeString(Path.of("target", "h2-history-ceiling.txt"), table);
     }
 
-    private String measure(String name, String statement, int writers) throws Exception {
-        String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath();
-        Flyway.configure().dataSource(url, "sa", "").load().migrate();
-        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
-            UUID tenant = UUID.fromString("5a3c1e80-0000-4000-8000-000000000001");
-            UUID[] devices = new UUID[DEVICES];
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO device (id, tenant_id, name, type, "
-                    + "access_token, created_time, version) VALUES (?, ?, ?, 't', ?, 0, 0)")) {
-                for (int d = 0; d < DEVICES; d++) {
-                    devices[d] = UUID.randomUUID();
-                    insert.setObject(1, devices[d]);
-                    insert.setObject(2, tenant);
-                    insert.setString(3, "d" + d);
-                    insert.setString(4, "token-" + d);
-                    insert.executeUpdate();
+    /**
+     * The cost of {@code WRITE_DELAY=0}: one writer, the insert the writer tries first, 7 rounds; in each round the
+     * default URL and the one with {@code WRITE_DELAY=0} write the same rows into fresh files, one after the other, in
+     * alternating order. The medians and their ratio are reported with the spread (max/min) of each.
+     */
+    @Test
+    void costOfWritingAtCommit() throws Exception {
+        KvTableSql sql = KvTableSql.forDatabase("H2");
+        List<String> report = new ArrayList<>();
+        report.add(String.format(Locale.ROOT, "H2 history rows/s, one writer, default write delay vs WRITE_DELAY=0, "
+                + "median of 7 interleaved rounds (spread max/min), %d cores", Runtime.getRuntime().availableProcessors()));
+        for (int batch : new int[] {BATCH, 20}) {
+            int rows = batch == BATCH ? ROWS / 2 : ROWS / 20;
+            List<Double> delayed = new ArrayList<>();
+            List<Double> atCommit = new ArrayList<>();
+            for (int round = 0; round < 7; round++) {
+                boolean delayedFirst = round % 2 == 0;
+                for (int turn = 0; turn < 2; turn++) {
+                    boolean writeAtCommit = delayedFirst == (turn == 1);
+                    String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath()
+                            + (writeAtCommit ? ";WRITE_DELAY=0" : "");
+                    UUID[] devices = createSchemaAndDevices(url);
+                    long started = System.nanoTime();
+                    write(url, sql.historyInsertOnly(), devices, 0, 1, 1_700_000_000_000L, rows, batch);
+                    double rowsPerSecond = rows / ((System.nanoTime() - started) / 1e9);
+                    (writeAtCommit ? atCommit : delayed).add(rowsPerSecond);
                 }
             }
+            double delayedMedian = median(delayed);
+            double atCommitMedian = median(atCommit);
+            report.add(String.format(Locale.ROOT, "batches of %4d: default %9.0f rows/s (spread %.2fx), WRITE_DELAY=0 %9.0f "
+                    + "rows/s (spread %.2fx), ratio %.2f", batch, delayedMedian, spread(delayed), atCommitMedian,
+                    spread(atCommit), atCommitMedian / delayedMedian));
+        }
+        String table = String.join(System.lineSeparator(), report) + System.lineSeparator();
+        log.info("{}{}", System.lineSeparator(), table);
+        Files.writeString(Path.of("target", "h2-write-delay-cost.txt"), table);
+        assertThat(report).hasSize(3);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static double spread(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
+                / values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    }
+
+    private static UUID[] createSchemaAndDevices(String url) throws Exception {
+        Flyway.configure().dataSource(url, "sa", "").load().migrate();
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO device (id, tenant_id, name, type, "
+                     + "access_token, created_time, version) VALUES (?, ?, ?, 't', ?, 0, 0)")) {
+            UUID tenant = UUID.fromString("5a3c1e80-0000-4000-8000-000000000001");
+            UUID[] devices = new UUID[DEVICES];
+            for (int d = 0; d < DEVICES; d++) {
+                devices[d] = UUID.randomUUID();
+                insert.setObject(1, devices[d]);
+                insert.setObject(2, tenant);
+                insert.setString(3, "d" + d);
+                insert.setString(4, "token-" + d);
+                insert.executeUpdate();
+            }
+            return devices;
+        }
+    }
+
+    private String measure(String name, String statement, int writers) throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath();
+        UUID[] devices = createSchemaAndDevices(url);
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
             double rowsPerSecond = 0;
             ExecutorService pool = Executors.newFixedThreadPool(writers);
             try {
@@ -92,7 +154,8 @@ class H2HistoryCeilingBenchmark {
                         int writer = w;
                         long firstTs = 1_700_000_000_000L + round * 10_000_000L;
                         // each writer its own connection and its own devices, as a writer per device partition would
-                        done.add(pool.submit(() -> write(url, statement, devices, writer, writers, firstTs)));
+                        done.add(pool.submit(() -> write(url, statement, devices, writer, writers, firstTs, ROWS / writers,
+                                BATCH)));
                     }
                     for (Future<Void> writer : done) {
                         writer.get();
@@ -110,15 +173,15 @@ class H2HistoryCeilingBenchmark {
         }
     }
 
-    private static Void write(String url, String statement, UUID[] devices, int writer, int writers, long firstTs)
-            throws Exception {
+    private static Void write(String url, String statement, UUID[] devices, int writer, int writers, long firstTs,
+            int rows, int batch) throws Exception {
         try (Connection connection = DriverManager.getConnection(url, "sa", "");
              PreparedStatement write = connection.prepareStatement(statement)) {
             connection.setAutoCommit(false);
             long ts = firstTs;
             int mine = DEVICES / writers;
-            for (int written = 0; written < ROWS / writers; written += BATCH) {
-                for (int i = 0; i < BATCH; i++) {
+            for (int written = 0; written < rows; written += batch) {
+                for (int i = 0; i < batch; i++) {
                     // bodies of 8,000 readings, device after device, each reading one row at a later time
                     UUID device = devices[writer + writers * (((written + i) / 8000) % mine)];
                     write.setObject(1, device);
