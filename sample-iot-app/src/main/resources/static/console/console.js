@@ -813,7 +813,7 @@
         }
         const place = new Map();
         const W = vertical ? 140 : 150;
-        const H = 54;
+        const H = 68;
         const GAP_X = 96;
         const GAP_Y = 34;
         const rows = Math.max(1, ...columns.map(column => (column || []).length));
@@ -832,7 +832,8 @@
             width: 40 + layers * (W + GAP_X) - GAP_X, height: 40 + rows * (H + GAP_Y) - GAP_Y};
     }
 
-    function drawChain(el, chain, badNodes) {
+    /** @param figures the running chain's figures by node id ({in, failures, ...} from /actuator/rulechains), or none */
+    function drawChain(el, chain, badNodes, figures) {
         const {place, connections, first, W, H, width, height, vertical} = chainLayout(chain, el.clientWidth > 0 && el.clientWidth < 640);
         const edges = new Map();
         for (const c of connections) {
@@ -882,14 +883,26 @@
         const maxChars = Math.floor((W - 20) / 7);
         for (const {x, y, node} of place.values()) {
             const name = String(node.name || node.id);
-            graph.append(svg('g', {cls: 'node' + (node.id === first ? ' first' : '') + (badNodes.has(node.id) ? ' bad' : ''),
+            const debug = Boolean(figures && figures[node.id] && figures[node.id].debug);
+            graph.append(svg('g', {cls: 'node' + (node.id === first ? ' first' : '') + (badNodes.has(node.id) ? ' bad' : '')
+                + (debug ? ' debug' : ''),
                 dataset: {nodeId: node.id}, transform: `translate(${x},${y})`},
-            svg('title', null, `${name}: ${node.id} (${node.type})`),
+            svg('title', null, `${name}: ${node.id} (${node.type})${debug ? ', in debug mode' : ''}`),
             svg('rect', {width: W, height: H, rx: 8}),
             svg('text', {cls: 'type', x: 12, y: 19}, String(node.type || '?')),
-            svg('text', {cls: 'name', x: 12, y: 39}, name.length > maxChars ? name.slice(0, maxChars - 1) + '\u2026' : name)));
+            svg('text', {cls: 'name', x: 12, y: 39}, name.length > maxChars ? name.slice(0, maxChars - 1) + '\u2026' : name),
+            svg('text', {cls: 'figures', x: 12, y: 58}, nodeFigures(figures && figures[node.id]))));
         }
         replace(el, graph);
+    }
+
+    /** One line of a node's figures for the graph: messages in, failures, mean processing time; empty when unknown. */
+    function nodeFigures(f) {
+        if (!f) {
+            return '';
+        }
+        const ms = f.meanProcessingMillis;
+        return `in ${f.in} \u00b7 fail ${f.failures} \u00b7 ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
     }
 
     function editableChain(view) {
@@ -919,14 +932,29 @@
         const problems = h('ul', {cls: 'problems', id: 'chain-problems'});
         const result = h('span', {id: 'chain-result'});
         const saveButton = h('button', {type: 'button', cls: 'primary', id: 'chain-save', onclick: () => save()}, 'Save');
+        const nodesBody = h('tbody', {id: 'chain-nodes'});
+        const debugList = h('ul', {cls: 'debug-events', id: 'chain-debug'});
         let chain = null;
         let timer = null;
         let checkSeq = 0;
         let lineCount = 0;
+        // the running chain's figures by node id, refreshed every two seconds; drawn on the saved chain, not on a draft
+        let figures = null;
+        let drawnDraft = false;
+        let figuresTimer = null;
+        let figuresSeq = 0;
 
         append(root, [
             h('div', {cls: 'page-head'}, h('h1', null, 'Rule chains'), picker, meta),
             h('section', {cls: 'card'}, h('h2', null, 'Graph', h('span', {cls: 'sub'}, 'nodes and their relations; the editor\'s draft as you type')), graph),
+            h('section', {cls: 'card'},
+                h('h2', null, 'Nodes', h('span', {cls: 'sub'}, 'the running chain: messages in, out by relation, failures, mean time; '
+                    + 'debug mode keeps a node\'s last messages')),
+                h('div', {cls: 'table-wrap'}, h('table', null,
+                    h('thead', null, h('tr', null, ...['Node', 'Type', 'In', 'Out', 'Failures', 'Mean ms', 'Debug'].map(t => h('th', null, t)))),
+                    nodesBody)),
+                h('h2', null, 'Debug events', h('span', {cls: 'sub'}, 'newest first, from the nodes in debug mode')),
+                debugList),
             h('section', {cls: 'card'},
                 h('h2', null, 'JSON'),
                 h('div', {cls: 'editor-tools'}, saveButton,
@@ -1011,6 +1039,7 @@
                 }
                 const list = validation.errors.map(error => ({line: lineOf(error, lines), text: error}));
                 showProblems(list);
+                drawnDraft = true;
                 drawChain(graph, draft, badNodes(validation.errors, draft));
                 return {lines, ok: validation.valid};
             } catch (e) {
@@ -1063,7 +1092,72 @@
             textarea.value = JSON.stringify(editableChain(view), null, 2);
             lineCount = 0;
             showProblems([]);
-            drawChain(graph, view, new Set());
+            drawnDraft = false;
+            drawChain(graph, view, new Set(), figures);
+            refreshFigures();
+        }
+
+        /** Reads the running chain's figures and debug events; redraws the saved chain's graph with them. */
+        async function refreshFigures() {
+            clearTimeout(figuresTimer);
+            if (!chain) {
+                return;
+            }
+            const seq = ++figuresSeq;
+            try {
+                const nodes = await request('GET', '/actuator/rulechains/' + chain.id);
+                if (seq !== figuresSeq) {
+                    return;
+                }
+                figures = nodes || {};
+                renderNodes();
+                if (!drawnDraft) {
+                    drawChain(graph, chain, new Set(), figures);
+                }
+            } catch (e) {
+                replace(nodesBody, h('tr', null, h('td', {colspan: 7, cls: 'empty'}, 'Figures unavailable: ' + e.message)));
+            }
+            figuresTimer = setTimeout(refreshFigures, 2000);
+        }
+
+        function renderNodes() {
+            const names = new Map(chain.nodes.map(n => [n.id, n.name || n.id]));
+            // in the chain's order; a node the chain no longer has (its figures outlive a version) at the end
+            const order = new Map(chain.nodes.map((n, i) => [n.id, i]));
+            const entries = Object.entries(figures).sort(([a], [b]) => (order.has(a) ? order.get(a) : 1e9) - (order.has(b) ? order.get(b) : 1e9));
+            const rows = entries.map(([id, f]) => h('tr', {dataset: {nodeId: id}},
+                h('td', null, names.get(id) || id),
+                h('td', null, f.type),
+                h('td', {cls: 'num in'}, String(f.in)),
+                h('td', {cls: 'out'}, Object.entries(f.out).map(([relation, n]) => `${relation} ${n}`).join(', ') || '\u2013'),
+                h('td', {cls: 'num failures'}, String(f.failures)),
+                h('td', {cls: 'num'}, f.meanProcessingMillis.toFixed(2)),
+                h('td', null, h('input', {type: 'checkbox', cls: 'debug-switch', checked: f.debug,
+                    'aria-label': 'Debug mode of ' + (names.get(id) || id), onchange: event => switchDebug(id, event.target)}))));
+            replace(nodesBody, rows.length ? rows : h('tr', null, h('td', {colspan: 7, cls: 'empty'}, 'No figures yet.')));
+            const events = Object.entries(figures).flatMap(([id, f]) => f.debugEvents.map(e => ({node: names.get(id) || id, ...e})))
+                .sort((a, b) => b.time - a.time).slice(0, 50);
+            replace(debugList, events.length ? events.map(e => h('li', {dataset: {direction: e.direction}},
+                h('span', {cls: 'when'}, formatTime(e.time)),
+                h('span', {cls: 'dir'}, e.direction),
+                h('span', {cls: 'node'}, e.node),
+                h('span', {cls: 'rel'}, (e.relations || []).join(' / ')),
+                h('code', null, JSON.stringify(e.data)),
+                e.error ? h('span', {cls: 'error-text'}, e.error) : null))
+                : h('li', {cls: 'empty'}, 'No debug events: switch a node\'s debug mode on.'));
+        }
+
+        async function switchDebug(nodeId, box) {
+            box.disabled = true;
+            try {
+                await request('POST', '/actuator/rulechains/' + chain.id + '/' + encodeURIComponent(nodeId), {debug: box.checked});
+                await refreshFigures();
+            } catch (e) {
+                box.checked = !box.checked;
+                toast(e.message, true);
+            } finally {
+                box.disabled = false;
+            }
         }
 
         async function load(id) {
@@ -1090,7 +1184,11 @@
                 toast(e.message, true);
             }
         })();
-        return {dispose: () => clearTimeout(timer)};
+        return {dispose: () => {
+            clearTimeout(timer);
+            clearTimeout(figuresTimer);
+            figuresSeq++;
+        }};
     }
 
     // ------------------------------------------------------------------ actors

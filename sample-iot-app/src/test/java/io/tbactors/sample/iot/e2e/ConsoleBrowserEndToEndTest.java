@@ -182,6 +182,35 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         assertThat(api.put("/api/rule-chains/" + chainId, original).status()).isEqualTo(200);
     }
 
+    @Test
+    void theRuleChainPageShowsEachNodesFiguresAndTheDebugEventsOfANodeSwitchedToDebugMode() throws IOException {
+        JsonNode root = rootChain();
+        String chainId = root.get("id").stringValue();
+        String firstNode = root.get("firstNodeId").stringValue();
+        ApiClient.Device device = newDevice();
+        assertThat(api.postAsDevice(device.token(), "telemetry", "{\"temperature\": 20}").status()).isEqualTo(200);
+
+        browser.show("#/rule-chains/" + chainId);
+        String row = "#chain-nodes tr[data-node-id='" + firstNode + "']";
+        browser.waitUntil(d -> !text(row + " td.in").isEmpty() && Long.parseLong(text(row + " td.in")) >= 1);
+        browser.waitUntil(d -> text("#chain-graph .node[data-node-id='" + firstNode + "'] .figures").startsWith("in "));
+        assertThat(text("#chain-debug")).contains("No debug events");
+
+        browser.click(row + " input.debug-switch");
+        browser.waitUntil(d -> browser.attributeOf("#chain-graph .node[data-node-id='" + firstNode + "']", "class")
+                .contains("debug"));
+        try {
+            assertThat(api.get("/actuator/rulechains/" + chainId).json().get(firstNode).get("debug").booleanValue()).isTrue();
+            assertThat(api.postAsDevice(device.token(), "telemetry", "{\"consoleDebugProbe\": 42}").status()).isEqualTo(200);
+            browser.waitUntil(d -> text("#chain-debug").contains("consoleDebugProbe"));
+            assertThat(browser.findAll("#chain-debug li[data-direction=IN]")).isNotEmpty();
+            browser.screenshot("rule-chain-debug");
+        } finally {
+            assertThat(api.post("/actuator/rulechains/" + chainId + "/" + firstNode, "{\"debug\": false}").status())
+                    .isEqualTo(200);
+        }
+    }
+
     /**
      * A page left for another may be kept by the browser, frozen, in its back/forward cache. Its event stream must not
      * stay open there: each would hold one of the six connections a browser allows to one server. The page is hidden
