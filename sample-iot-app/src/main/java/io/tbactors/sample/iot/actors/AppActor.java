@@ -9,7 +9,7 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.TbEntityMsg;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.sample.iot.actors.msg.TenantAwareMsg;
-import io.tbactors.sample.iot.cluster.ClusterDeviceData;
+import io.tbactors.sample.iot.actors.msg.ClusterDeviceData;
 
 /**
  * The root actor: routes each message to its tenant's actor, creating it on first use.

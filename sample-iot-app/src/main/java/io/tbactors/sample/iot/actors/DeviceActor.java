@@ -19,8 +19,8 @@ import io.tbactors.rule.MsgPackCallback;
 import io.tbactors.rule.TbMsg;
 import io.tbactors.rule.TbMsgCallback;
 import io.tbactors.rule.TbMsgTracker;
-import io.tbactors.sample.iot.telemetry.KvCodec;
-import io.tbactors.sample.iot.telemetry.TsEntry;
+import io.tbactors.sample.iot.storage.KvCodec;
+import io.tbactors.sample.iot.actors.msg.TsEntry;
 
 /**
  * A device's actor. It turns the device's posts into rule-engine messages (one per reading, sharing a callback that

@@ -5,17 +5,13 @@ import io.tbactors.kafka.TbBroadcastListener;
 import io.tbactors.kafka.TbNodeChannel;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.actors.msg.RuleChainUpdatedMsg;
-import io.tbactors.sample.iot.device.DeviceService;
-import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.spring.ActorSystemContext;
-import java.util.Objects;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.springframework.cache.Cache;
-import org.springframework.cache.CacheManager;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -35,25 +31,26 @@ public class AdminChanges implements TbBroadcastListener {
 
     private final TbNodeChannel channel;
     private final ActorSystemContext actorSystemContext;
-    private final Cache ruleChains;
-    private final Cache devicesByToken;
+    private final ObjectProvider<AdminChangeListener> listeners;
 
     /**
      * @param channel the node channel; lazy, since it lists this bean among its listeners
      * @param actorSystemContext where the actors' messages go
-     * @param cacheManager holds the rule chain and token caches
+     * @param listeners the owners of caches, each evicting what a change made stale (looked up at each change, since
+     *     they are the services' neighbours that publish through this bean)
      */
-    public AdminChanges(@Lazy TbNodeChannel channel, ActorSystemContext actorSystemContext, CacheManager cacheManager) {
+    public AdminChanges(@Lazy TbNodeChannel channel, ActorSystemContext actorSystemContext,
+                        ObjectProvider<AdminChangeListener> listeners) {
         this.channel = channel;
         this.actorSystemContext = actorSystemContext;
-        this.ruleChains = Objects.requireNonNull(cacheManager.getCache(RuleChainService.RULE_CHAINS), "cache ruleChains");
-        this.devicesByToken = Objects.requireNonNull(cacheManager.getCache(DeviceService.DEVICES_BY_TOKEN), "cache devicesByToken");
+        this.listeners = listeners;
     }
 
     /**
      * Applies a change on every node, this one first, and waits until every other node has it.
      *
-     * @param change a {@link RuleChainUpdatedMsg}, {@link DeviceDeletedMsg} or {@link DeviceTokenChangedMsg}
+     * @param change a {@link RuleChainUpdatedMsg}, a {@link DeviceDeletedMsg} or a change only listeners take (a
+     *     device token changed)
      * @param what what changed, for the error
      * @throws ApiException 503, saying the change is stored and which nodes were not told, when the broadcast failed
      */
@@ -77,13 +74,10 @@ public class AdminChanges implements TbBroadcastListener {
 
     @Override
     public void onBroadcast(TbActorMsg msg) {
-        if (msg instanceof RuleChainUpdatedMsg updated) {
-            ruleChains.evict(updated.ruleChainId());
-            tellActors(updated);
-        } else if (msg instanceof DeviceDeletedMsg deleted) {
-            tellActors(deleted);
-        } else if (msg instanceof DeviceTokenChangedMsg token) {
-            devicesByToken.evict(token.accessToken());
+        // caches first: a chain actor told to reload must not read the stale chain back
+        listeners.orderedStream().forEach(listener -> listener.onAdminChange(msg));
+        if (msg instanceof RuleChainUpdatedMsg || msg instanceof DeviceDeletedMsg) {
+            tellActors(msg);
         }
     }
 

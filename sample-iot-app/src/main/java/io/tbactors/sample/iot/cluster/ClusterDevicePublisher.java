@@ -1,5 +1,6 @@
 package io.tbactors.sample.iot.cluster;
 
+import io.tbactors.sample.iot.actors.msg.ClusterDeviceData;
 import io.tbactors.kafka.TbClusterRouter;
 import io.tbactors.sample.iot.actors.IotActorIds;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import io.tbactors.sample.iot.alarm.AlarmSeverity;
 import io.tbactors.sample.iot.alarm.AlarmStatus;
-import io.tbactors.sample.iot.telemetry.TsValue;
+import io.tbactors.sample.iot.storage.TsValue;
 
 /**
  * What the console shows, as JSON: the same records are the answers of {@code /api/console/*} and the data of

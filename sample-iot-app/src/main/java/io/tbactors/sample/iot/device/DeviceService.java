@@ -7,7 +7,6 @@ import java.util.UUID;
 
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.cluster.AdminChanges;
-import io.tbactors.sample.iot.cluster.DeviceTokenChangedMsg;
 import io.tbactors.sample.iot.tenant.DefaultTenant;
 import io.tbactors.sample.iot.web.NotFoundException;
 import lombok.RequiredArgsConstructor;

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.tbactors.core.DefaultTbActorSystem;
-import io.tbactors.sample.iot.mqtt.MqttDeviceServer;
+import io.tbactors.sample.iot.transport.mqtt.MqttDeviceServer;
 import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 import io.tbactors.core.DefaultTbActorSystem;
-import io.tbactors.sample.iot.mqtt.MqttDeviceServer;
-import io.tbactors.sample.iot.telemetry.InFlightLimiter;
+import io.tbactors.sample.iot.transport.mqtt.MqttDeviceServer;
+import io.tbactors.sample.iot.ingestion.InFlightLimiter;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
-import io.tbactors.sample.iot.mqtt.MqttDeviceServer;
+import io.tbactors.sample.iot.transport.mqtt.MqttDeviceServer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;

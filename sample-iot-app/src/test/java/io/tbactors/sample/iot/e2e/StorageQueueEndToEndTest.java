@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import io.tbactors.sample.iot.telemetry.KvRow;
-import io.tbactors.sample.iot.telemetry.KvWriteQueues;
-import io.tbactors.sample.iot.telemetry.WriteBehindQueue;
+import io.tbactors.sample.iot.storage.KvRow;
+import io.tbactors.sample.iot.storage.KvWriteQueues;
+import io.tbactors.sample.iot.storage.WriteBehindQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -22,8 +22,8 @@ import io.tbactors.sample.iot.rule.node.CreateAlarmNode;
 import io.tbactors.sample.iot.rule.node.SaveAttributesNode;
 import io.tbactors.sample.iot.rule.node.SaveTimeseriesNode;
 import io.tbactors.sample.iot.stats.IotStats;
-import io.tbactors.sample.iot.telemetry.AttributesDao;
-import io.tbactors.sample.iot.telemetry.TimeseriesDao;
+import io.tbactors.sample.iot.storage.AttributesDao;
+import io.tbactors.sample.iot.storage.TimeseriesDao;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.rule.MessageNotAcceptedException;
-import io.tbactors.sample.iot.telemetry.TsEntry;
 
 /**
  * Telemetry or attributes a device posted, on its way to the device's actor. {@code processed} completes when the

@@ -8,7 +8,7 @@ import io.tbactors.rule.node.Relations;
 import io.tbactors.rule.node.TbNode;
 import io.tbactors.rule.node.TbNodeCallback;
 import io.tbactors.rule.node.TbNodeContext;
-import io.tbactors.sample.iot.telemetry.AttributesDao;
+import io.tbactors.sample.iot.storage.AttributesDao;
 import org.springframework.stereotype.Component;
 
 /**

@@ -9,7 +9,7 @@ import io.tbactors.rule.node.RuleNodeException;
 import io.tbactors.rule.node.TbNode;
 import io.tbactors.rule.node.TbNodeCallback;
 import io.tbactors.rule.node.TbNodeContext;
-import io.tbactors.sample.iot.telemetry.TimeseriesDao;
+import io.tbactors.sample.iot.storage.TimeseriesDao;
 import org.springframework.stereotype.Component;
 
 /**

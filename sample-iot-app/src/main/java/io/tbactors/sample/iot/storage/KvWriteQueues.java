@@ -1,0 +1,266 @@
+package io.tbactors.sample.iot.storage;
+
+import java.sql.DatabaseMetaData;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.spring.TbActorsLifecycle;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The write-behind queues of the key-value tables, one per table ({@code ts_kv_latest}, {@code attribute_kv}) and
+ * {@code sample.storage.history-writers} for the history ({@code ts_kv}, a device's rows always in the same one), each
+ * written by its own thread in JDBC batches of up to {@code sample.storage.batch-size} rows, one transaction a batch.
+ * A save's future completes when its batch is committed, so a rule node reports a save done only once it is stored.
+ *
+ * <p>Within a batch, rows for the same key are folded before they are written, with the result of writing them
+ * one by one in order: for history the last row at a time wins, for latest values and attributes the newest time
+ * wins and, at the same time, the later row.
+ *
+ * <p>Stops after the actors ({@link #PHASE}): by then nothing adds rows, and every row queued is written before
+ * the connection pool closes (singletons are destroyed after every lifecycle has stopped).
+ */
+@Slf4j
+@Component
+public class KvWriteQueues implements SmartLifecycle, MeterBinder {
+
+    /** Stops after the actor system ({@link TbActorsLifecycle#PHASE}) and before the web server. */
+    public static final int PHASE = TbActorsLifecycle.PHASE - 256;
+
+    private final List<WriteBehindQueue<KvRow>> history;
+    private final WriteBehindQueue<KvRow> latest;
+    private final WriteBehindQueue<KvRow> attributes;
+    private final Duration stopTimeout;
+    private volatile boolean running;
+
+    /**
+     * @param jdbcTemplate the database
+     * @param transactionManager one transaction per batch
+     * @param properties {@code sample.storage.*}
+     */
+    public KvWriteQueues(JdbcTemplate jdbcTemplate, PlatformTransactionManager transactionManager, SampleProperties properties) {
+        SampleProperties.Storage storage = properties.getStorage();
+        KvTableSql sql = KvTableSql.forDatabase(
+                jdbcTemplate.execute((ConnectionCallback<String>) connection -> {
+                    DatabaseMetaData metaData = connection.getMetaData();
+                    return metaData.getDatabaseProductName();
+                }));
+        TransactionTemplate transaction = new TransactionTemplate(transactionManager);
+        NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(jdbcTemplate);
+        Function<Set<UUID>, Set<UUID>> existing = ids -> new HashSet<>(named.queryForList(
+                "SELECT id FROM device WHERE id IN (:ids)", Map.of("ids", ids), UUID.class));
+        int writers = storage.getHistoryWriters();
+        List<WriteBehindQueue<KvRow>> historyQueues = new ArrayList<>(writers);
+        for (int i = 0; i < writers; i++) {
+            historyQueues.add(queue(writers == 1 ? "ts_kv" : "ts_kv-" + i, storage, new TableWriter(jdbcTemplate, transaction,
+                    sql.history(), sql.historyInsertOnly(), row -> new HistoryKey(row), false, existing)));
+        }
+        this.history = List.copyOf(historyQueues);
+        this.latest = queue("ts_kv_latest", storage, new TableWriter(jdbcTemplate, transaction, sql.latest(),
+                null, row -> new LatestKey(row), true, existing));
+        this.attributes = queue("attribute_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.attribute(),
+                null, row -> new LatestKey(row), true, existing));
+        this.stopTimeout = storage.getStopTimeout();
+    }
+
+    private record HistoryKey(Object deviceId, String key, long ts) {
+        HistoryKey(KvRow row) {
+            this(row.deviceId(), row.key(), row.ts());
+        }
+    }
+
+    private record LatestKey(Object deviceId, String key) {
+        LatestKey(KvRow row) {
+            this(row.deviceId(), row.key());
+        }
+    }
+
+    private static WriteBehindQueue<KvRow> queue(String table, SampleProperties.Storage storage, TableWriter writer) {
+        return new WriteBehindQueue<>(table, storage.getQueueCapacity(), storage.getBatchSize(), storage.getMaxDelay(),
+                storage.getOfferTimeout(), writer::write);
+    }
+
+    /**
+     * Writes a batch of one table in one transaction. A device deleted while its rows waited makes the batch fail
+     * (its rows have no device to refer to): then the rows of every device that no longer exists are left out and
+     * the rest is written again, so the batch commits every row it can and only the deleted devices' saves fail,
+     * with {@link DeviceDeletedException}. A failure with no deleted device behind it fails the whole batch. With an
+     * {@code insertOnlySql}, a batch is first inserted with it, and written again with {@code sql} (the upsert) only
+     * when one of its rows is already stored.
+     */
+    record TableWriter(JdbcTemplate jdbc, TransactionTemplate transaction, String sql, String insertOnlySql,
+                       Function<KvRow, Object> keyOf,
+                       boolean newestWins, Function<Set<UUID>, Set<UUID>> existingDevices) {
+
+        /** Devices deleted during the retries themselves are looked for again, a few times. */
+        private static final int MAX_ATTEMPTS = 3;
+
+        void write(List<KvRow> rows) throws WriteBehindQueue.RowsRejectedException {
+            Map<Integer, Throwable> rejected = new HashMap<>();
+            List<KvRow> toWrite = rows;
+            for (int attempt = 1; !toWrite.isEmpty(); attempt++) {
+                try {
+                    writeAll(toWrite);
+                    break;
+                } catch (DataAccessException e) {
+                    Set<UUID> deleted = deletedDevices(toWrite);
+                    if (deleted.isEmpty() || attempt == MAX_ATTEMPTS) {
+                        throw e;
+                    }
+                    List<KvRow> kept = new ArrayList<>(toWrite.size());
+                    for (int i = 0; i < rows.size(); i++) {
+                        KvRow row = rows.get(i);
+                        if (deleted.contains(row.deviceId())) {
+                            rejected.putIfAbsent(i, new DeviceDeletedException(row.deviceId()));
+                        } else if (!rejected.containsKey(i)) {
+                            kept.add(row);
+                        }
+                    }
+                    toWrite = kept;
+                }
+            }
+            if (!rejected.isEmpty()) {
+                throw new WriteBehindQueue.RowsRejectedException(rejected);
+            }
+        }
+
+        private void writeAll(List<KvRow> rows) {
+            List<Object[]> params = new ArrayList<>(rows.size());
+            fold(rows, keyOf, newestWins).forEach(row -> params.add(row.params()));
+            if (insertOnlySql != null) {
+                try {
+                    transaction.executeWithoutResult(status -> jdbc.batchUpdate(insertOnlySql, params));
+                    return;
+                } catch (DuplicateKeyException alreadyStored) {
+                    // a reading sent again (its first answer lost): rolled back, written again as upserts below
+                }
+            }
+            transaction.executeWithoutResult(status -> jdbc.batchUpdate(sql, params));
+        }
+
+        private Set<UUID> deletedDevices(List<KvRow> rows) {
+            Set<UUID> ids = new HashSet<>();
+            rows.forEach(row -> ids.add(row.deviceId()));
+            Set<UUID> deleted = new HashSet<>(ids);
+            deleted.removeAll(existingDevices.apply(ids));
+            return deleted;
+        }
+    }
+
+    /**
+     * @param rows a batch in order
+     * @param keyOf the row's key in its table
+     * @param newestWins whether a row replaces an earlier one of the same key only when it is not older
+     * @return one row per key: what writing the rows one by one in order would leave
+     */
+    static List<KvRow> fold(List<KvRow> rows, Function<KvRow, Object> keyOf, boolean newestWins) {
+        Map<Object, KvRow> byKey = new LinkedHashMap<>();
+        for (KvRow row : rows) {
+            byKey.merge(keyOf.apply(row), row, (earlier, later) -> !newestWins || later.ts() >= earlier.ts() ? later : earlier);
+        }
+        return new ArrayList<>(byKey.values());
+    }
+
+    /**
+     * @param deviceId a device
+     * @return the history queue ({@code ts_kv}) of the device's rows: always the same one, so they are written in order
+     */
+    public WriteBehindQueue<KvRow> history(UUID deviceId) {
+        return history.get(Math.floorMod(deviceId.hashCode(), history.size()));
+    }
+
+    /** @return the history queues ({@code sample.storage.history-writers} of them) */
+    public List<WriteBehindQueue<KvRow>> historyQueues() {
+        return history;
+    }
+
+    /** @return the latest values queue ({@code ts_kv_latest}) */
+    public WriteBehindQueue<KvRow> latest() {
+        return latest;
+    }
+
+    /** @return the attributes queue ({@code attribute_kv}) */
+    public WriteBehindQueue<KvRow> attributes() {
+        return attributes;
+    }
+
+    private List<WriteBehindQueue<KvRow>> all() {
+        List<WriteBehindQueue<KvRow>> all = new ArrayList<>(history);
+        all.add(latest);
+        all.add(attributes);
+        return all;
+    }
+
+    @Override
+    public void start() {
+        all().forEach(WriteBehindQueue::start);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        log.info("Stopping the write queues: writing {} queued row(s)", all().stream().mapToInt(WriteBehindQueue::size).sum());
+        all().forEach(queue -> queue.stop(stopTimeout));
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** Like the actor system, the queues keep running while a test context is paused: their stop is final. */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (WriteBehindQueue<KvRow> queue : all()) {
+            Gauge.builder("sample.iot.storage.queue.size", queue, WriteBehindQueue::size)
+                    .description("Rows waiting in a table's write queue").tag("queue", queue.getName()).register(registry);
+            FunctionCounter.builder("sample.iot.storage.queue.refused", queue, WriteBehindQueue::getRefused)
+                    .description("Rows refused because the write queue was full").tag("queue", queue.getName()).register(registry);
+            FunctionCounter.builder("sample.iot.storage.batches", queue, WriteBehindQueue::getBatches)
+                    .description("Batches written").tag("queue", queue.getName()).tag("outcome", "committed").register(registry);
+            FunctionCounter.builder("sample.iot.storage.batches", queue, WriteBehindQueue::getFailedBatches)
+                    .description("Batches written").tag("queue", queue.getName()).tag("outcome", "failed").register(registry);
+            FunctionCounter.builder("sample.iot.storage.rows", queue, WriteBehindQueue::getRowsWritten)
+                    .description("Rows committed").tag("queue", queue.getName()).register(registry);
+            FunctionCounter.builder("sample.iot.storage.rows.rejected", queue, WriteBehindQueue::getRejectedRows)
+                    .description("Rows left out of a committed batch because their device was deleted")
+                    .tag("queue", queue.getName()).register(registry);
+        }
+    }
+}

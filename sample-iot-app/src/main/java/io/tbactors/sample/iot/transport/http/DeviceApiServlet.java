@@ -1,0 +1,322 @@
+package io.tbactors.sample.iot.transport.http;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.sample.iot.web.LogText;
+import io.tbactors.sample.iot.web.ProblemResponses;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The device API's HTTP endpoint, {@code POST /api/v1/{accessToken}/telemetry} and {@code .../attributes}, a servlet
+ * of its own beside Spring MVC's: one request is one container dispatch, and no thread waits, neither for the body
+ * nor for the answer. The body arrives through a non-blocking read listener; once it is all there,
+ * {@link DeviceApiHandler} admits, parses and submits it, and whichever thread completes its future writes the answer
+ * and completes the request. (Through Spring MVC the same request took three dispatches, each through every filter:
+ * the first, the one after the body was read, and the one after the future completed; they cost most of the CPU
+ * of a single-reading post.)
+ *
+ * <p>A client that announces a body and trickles it holds a connection, never one of the server's request threads,
+ * and gets 408 after {@code sample.device-api.body-read-timeout}; one that declares or sends more than
+ * {@code sample.device-api.max-payload-size} gets 413 (at once, or as soon as it passes the limit). Other paths under
+ * {@code /api/v1/} get 404 and other methods 405, all as problem details.
+ *
+ * <p>Its requests are timed by {@value #REQUESTS_METER} (tag {@code outcome}: {@code SUCCESS}, {@code CLIENT_ERROR},
+ * {@code SERVER_ERROR}), three timers registered once, instead of {@code http.server.requests}: that observation per
+ * request and Spring Security's held single-reading posts about a quarter lower (BENCHMARKS.md).
+ */
+@Slf4j
+public class DeviceApiServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The meter of the device API's requests (which {@code http.server.requests} leaves out), by outcome. */
+    public static final String REQUESTS_METER = "sample.iot.device.api.requests";
+
+    private final transient SampleProperties.DeviceApi settings;
+    private final transient DeviceApiHandler handler;
+    private final transient JsonMapper jsonMapper;
+    private final transient Timer succeeded;
+    private final transient Timer clientErrors;
+    private final transient Timer serverErrors;
+
+    /**
+     * @param properties the size limit and the read and reply timeouts
+     * @param handler admits, parses and submits the readings
+     * @param jsonMapper writes the problem details
+     * @param meters where the requests' timer is registered
+     */
+    public DeviceApiServlet(SampleProperties properties, DeviceApiHandler handler, JsonMapper jsonMapper, MeterRegistry meters) {
+        this.settings = properties.getDeviceApi();
+        this.handler = handler;
+        this.jsonMapper = jsonMapper;
+        // registered once: a request records into one of three timers, no meter lookup per request
+        this.succeeded = timer(meters, "SUCCESS");
+        this.clientErrors = timer(meters, "CLIENT_ERROR");
+        this.serverErrors = timer(meters, "SERVER_ERROR");
+    }
+
+    private static Timer timer(MeterRegistry meters, String outcome) {
+        return Timer.builder(REQUESTS_METER).description("Device API posts, from the request to the answer (200: stored)")
+                .tag("outcome", outcome).register(meters);
+    }
+
+    private void record(long startedNanos, int status) {
+        Timer timer = status < 400 ? succeeded : status < 500 ? clientErrors : serverErrors;
+        timer.record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** What a path under {@code /api/v1/} names. */
+    private record Target(String accessToken, boolean telemetry) {
+
+        /** @return the target, or null when the path names no device API resource */
+        static Target of(String pathInfo) {
+            // pathInfo: /{accessToken}/telemetry or /{accessToken}/attributes
+            if (pathInfo == null || pathInfo.length() < 2 || pathInfo.charAt(0) != '/') {
+                return null;
+            }
+            int slash = pathInfo.indexOf('/', 1);
+            if (slash < 0 || pathInfo.indexOf('/', slash + 1) >= 0) {
+                return null;
+            }
+            String resource = pathInfo.substring(slash + 1);
+            boolean telemetry = "telemetry".equals(resource);
+            if (!telemetry && !"attributes".equals(resource)) {
+                return null;
+            }
+            return new Target(pathInfo.substring(1, slash), telemetry);
+        }
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        long started = System.nanoTime();
+        Target target = Target.of(request.getPathInfo());
+        if (target == null) {
+            writeProblem(response, HttpStatus.NOT_FOUND, "No device API resource at this path; the device API is "
+                    + "POST /api/v1/{accessToken}/telemetry and POST /api/v1/{accessToken}/attributes", request);
+            record(started, HttpStatus.NOT_FOUND.value());
+            return;
+        }
+        if (!"POST".equals(request.getMethod())) {
+            response.setHeader(HttpHeaders.ALLOW, "POST");
+            writeProblem(response, HttpStatus.METHOD_NOT_ALLOWED, "The device API takes POST only, not "
+                    + LogText.escape(request.getMethod()), request);
+            record(started, HttpStatus.METHOD_NOT_ALLOWED.value());
+            return;
+        }
+        if (request.getContentLengthLong() > settings.getMaxPayloadSize().toBytes()) {
+            // refused unread: the connection cannot carry another request
+            response.setHeader(HttpHeaders.CONNECTION, "close");
+            writeProblem(response, HttpStatus.CONTENT_TOO_LARGE, tooLarge(), request);
+            record(started, HttpStatus.CONTENT_TOO_LARGE.value());
+            return;
+        }
+        AsyncContext async = request.startAsync(request, response);
+        async.setTimeout(settings.getBodyReadTimeout().toMillis());
+        AtomicBoolean bodyRead = new AtomicBoolean();
+        async.addListener(new TimeoutListener(async, bodyRead, started));
+        ServletInputStream in = request.getInputStream();
+        in.setReadListener(new BodyListener(target, request, in, async, bodyRead, started));
+    }
+
+    private String tooLarge() {
+        return "Request body is larger than the limit of " + settings.getMaxPayloadSize().toKilobytes()
+                + " KB (sample.device-api.max-payload-size)";
+    }
+
+    /** Answers 408 when the body has not arrived within the body-read timeout. */
+    private final class TimeoutListener implements AsyncListener {
+
+        private final AsyncContext async;
+        private final AtomicBoolean bodyRead;
+        private final long started;
+
+        private TimeoutListener(AsyncContext async, AtomicBoolean bodyRead, long started) {
+            this.async = async;
+            this.bodyRead = bodyRead;
+            this.started = started;
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) throws IOException {
+            if (bodyRead.compareAndSet(false, true)) {
+                refuse(async, HttpStatus.REQUEST_TIMEOUT, "The request body did not arrive within "
+                        + settings.getBodyReadTimeout().toMillis() + " ms (sample.device-api.body-read-timeout)", started);
+            } else {
+                // past the reply timeout's own answer (which comes first): nothing more to wait for
+                async.complete();
+            }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            bodyRead.set(true);
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+        }
+    }
+
+    private final class BodyListener implements ReadListener {
+
+        private final Target target;
+        private final HttpServletRequest request;
+        private final ServletInputStream in;
+        private final AsyncContext async;
+        private final AtomicBoolean ended;
+        private final ByteArrayOutputStream body;
+        private final byte[] chunk = new byte[8192];
+        private final long started;
+
+        private BodyListener(Target target, HttpServletRequest request, ServletInputStream in, AsyncContext async,
+                             AtomicBoolean ended, long started) {
+            this.started = started;
+            this.target = target;
+            this.request = request;
+            this.in = in;
+            this.async = async;
+            this.ended = ended;
+            long declared = request.getContentLengthLong();
+            this.body = new ByteArrayOutputStream(declared > 0 ? (int) declared : 256);
+        }
+
+        @Override
+        public void onDataAvailable() throws IOException {
+            long max = settings.getMaxPayloadSize().toBytes();
+            while (in.isReady() && !in.isFinished()) {
+                int read = in.read(chunk);
+                if (read < 0) {
+                    return;
+                }
+                body.write(chunk, 0, read);
+                if (body.size() > max && ended.compareAndSet(false, true)) {
+                    refuse(async, HttpStatus.CONTENT_TOO_LARGE, tooLarge(), started);
+                    return;
+                }
+            }
+        }
+
+        @Override
+        public void onAllDataRead() {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            // from here the reply timeout answers (503); the container's own timeout only backs it up
+            async.setTimeout(settings.getBodyReadTimeout().plus(settings.getReplyTimeout()).plusSeconds(5).toMillis());
+            String path = request.getRequestURI();
+            CompletableFuture<ResponseEntity<Object>> answer;
+            try {
+                answer = target.telemetry() ? handler.postTelemetry(target.accessToken(), body.toByteArray(), path)
+                        : handler.postAttributes(target.accessToken(), body.toByteArray(), path);
+            } catch (RuntimeException unexpected) {
+                log.error("Unexpected failure of POST {}", LogText.escape(path), unexpected);
+                answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
+                        "Unexpected server error; see the server log", path));
+            }
+            answer.whenComplete((entity, never) -> answer(async, entity, started));
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            if (log.isDebugEnabled()) {
+                log.debug("Device API body read failed: {}", failure.toString());
+            }
+            if (isTimeout(failure)) {
+                // the socket's own read timeout came first: the same answer as the body's deadline
+                try {
+                    refuse(async, HttpStatus.REQUEST_TIMEOUT, "The request body stopped arriving for longer than the "
+                            + "connection timeout (server.tomcat.connection-timeout)", started);
+                } catch (IOException | IllegalStateException cannotAnswer) {
+                    async.complete();
+                }
+            } else {
+                // the client went away or the connection broke: nobody to answer
+                async.complete();
+            }
+        }
+    }
+
+    private static boolean isTimeout(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes the handler's answer and ends the request, on whichever thread the answer came. */
+    private void answer(AsyncContext async, ResponseEntity<Object> entity, long started) {
+        record(started, entity.getStatusCode().value());
+        try {
+            HttpServletResponse response = (HttpServletResponse) async.getResponse();
+            response.setStatus(entity.getStatusCode().value());
+            entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+            if (entity.getBody() != null) {
+                response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+                jsonMapper.writeValue(response.getOutputStream(), entity.getBody());
+            } else {
+                response.setContentLength(0);
+            }
+        } catch (IOException | RuntimeException cannotAnswer) {
+            // the client went away, or the request already ended (its container timeout): nobody to answer
+            if (log.isDebugEnabled()) {
+                log.debug("Device API answer not written: {}", cannotAnswer.toString());
+            }
+        } finally {
+            try {
+                async.complete();
+            } catch (IllegalStateException alreadyEnded) {
+                // ended by the container (timeout, error) meanwhile
+            }
+        }
+    }
+
+    private void refuse(AsyncContext async, HttpStatus status, String detail, long started) throws IOException {
+        record(started, status.value());
+        HttpServletResponse response = (HttpServletResponse) async.getResponse();
+        try {
+            // the rest of the body is not read: the connection cannot carry another request
+            response.setHeader(HttpHeaders.CONNECTION, "close");
+            writeProblem(response, status, detail, (HttpServletRequest) async.getRequest());
+        } finally {
+            async.complete();
+        }
+    }
+
+    private void writeProblem(HttpServletResponse response, HttpStatus status, String detail, HttpServletRequest request)
+            throws IOException {
+        response.setStatus(status.value());
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        jsonMapper.writeValue(response.getOutputStream(), ProblemResponses.problem(status, detail, request.getRequestURI()));
+    }
+}

@@ -1,0 +1,203 @@
+package io.tbactors.sample.iot.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How many history rows H2 itself can store per second on this machine, with nothing else running: the app's
+ * schema (Flyway's migrations) in an H2 file, the app's own statements ({@link KvTableSql}: the insert the writer
+ * tries first and the upsert it falls back to), batches of 1,000 rows (the default {@code sample.storage.batch-size})
+ * of 20 devices, one transaction a batch, on one thread as the write-behind queue writes, and then on 2 and 4
+ * threads (each with its own connection and devices, as writers per device partition would). This is the ceiling of
+ * the device API's bodies with the default database: each reading is one history row. Run by its own command (skipped
+ * by the build):
+ * <pre>
+ * ./mvnw -B -q verify -pl sample-iot-app -am -Dtest=H2HistoryCeilingBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Djacoco.skip=true -Dsample.benchmark=true
+ * </pre>
+ * Each measurement writes 400,000 rows twice into a fresh file; the second round is reported (the first warms the
+ * JIT). The table goes to the log and to {@code target/h2-history-ceiling.txt}.
+ *
+ * <p>{@link #costOfWritingAtCommit} measures what {@code WRITE_DELAY=0} (forced by {@code H2SafeUrl} so that an answered
+ * reading survives a {@code kill -9}) costs against H2's default background write: both URLs in the same run, rounds
+ * interleaved, for full batches and for the small batches a lightly loaded writer commits. Its table goes to
+ * {@code target/h2-write-delay-cost.txt}.
+ */
+@EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
+class H2HistoryCeilingBenchmark {
+
+    private static final Logger log = LoggerFactory.getLogger(H2HistoryCeilingBenchmark.class);
+
+    private static final int ROWS = 400_000;
+    private static final int BATCH = 1000;
+    private static final int DEVICES = 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void historyRowsPerSecondOfOneWriterThread() throws Exception {
+        KvTableSql sql = KvTableSql.forDatabase("H2");
+        List<String> report = new ArrayList<>();
+        report.add(String.format(Locale.ROOT, "H2 history rows/s, batches of %d, %d cores", BATCH,
+                Runtime.getRuntime().availableProcessors()));
+        report.add(measure("insert (tried first)", sql.historyInsertOnly(), 1));
+        report.add(measure("upsert (MERGE ... KEY)", sql.history(), 1));
+        report.add(measure("insert", sql.historyInsertOnly(), 2));
+        report.add(measure("insert", sql.historyInsertOnly(), 4));
+        String table = String.join(System.lineSeparator(), report) + System.lineSeparator();
+        log.info("{}{}", System.lineSeparator(), table);
+        Files.writeString(Path.of("target", "h2-history-ceiling.txt"), table);
+    }
+
+    /**
+     * The cost of {@code WRITE_DELAY=0}: one writer, the insert the writer tries first, 7 rounds; in each round the
+     * default URL and the one with {@code WRITE_DELAY=0} write the same rows into fresh files, one after the other, in
+     * alternating order. The medians and their ratio are reported with the spread (max/min) of each.
+     */
+    @Test
+    void costOfWritingAtCommit() throws Exception {
+        KvTableSql sql = KvTableSql.forDatabase("H2");
+        List<String> report = new ArrayList<>();
+        report.add(String.format(Locale.ROOT, "H2 history rows/s, one writer, default write delay vs WRITE_DELAY=0, "
+                + "median of 7 interleaved rounds (spread max/min), %d cores", Runtime.getRuntime().availableProcessors()));
+        for (int batch : new int[] {BATCH, 20}) {
+            int rows = batch == BATCH ? ROWS / 2 : ROWS / 20;
+            List<Double> delayed = new ArrayList<>();
+            List<Double> atCommit = new ArrayList<>();
+            for (int round = 0; round < 7; round++) {
+                boolean delayedFirst = round % 2 == 0;
+                for (int turn = 0; turn < 2; turn++) {
+                    boolean writeAtCommit = delayedFirst == (turn == 1);
+                    String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath()
+                            + (writeAtCommit ? ";WRITE_DELAY=0" : "");
+                    UUID[] devices = createSchemaAndDevices(url);
+                    long started = System.nanoTime();
+                    write(url, sql.historyInsertOnly(), devices, 0, 1, 1_700_000_000_000L, rows, batch);
+                    double rowsPerSecond = rows / ((System.nanoTime() - started) / 1e9);
+                    (writeAtCommit ? atCommit : delayed).add(rowsPerSecond);
+                }
+            }
+            double delayedMedian = median(delayed);
+            double atCommitMedian = median(atCommit);
+            report.add(String.format(Locale.ROOT, "batches of %4d: default %9.0f rows/s (spread %.2fx), WRITE_DELAY=0 %9.0f "
+                    + "rows/s (spread %.2fx), ratio %.2f", batch, delayedMedian, spread(delayed), atCommitMedian,
+                    spread(atCommit), atCommitMedian / delayedMedian));
+        }
+        String table = String.join(System.lineSeparator(), report) + System.lineSeparator();
+        log.info("{}{}", System.lineSeparator(), table);
+        Files.writeString(Path.of("target", "h2-write-delay-cost.txt"), table);
+        assertThat(report).hasSize(3);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static double spread(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
+                / values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    }
+
+    private static UUID[] createSchemaAndDevices(String url) throws Exception {
+        Flyway.configure().dataSource(url, "sa", "").load().migrate();
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO device (id, tenant_id, name, type, "
+                     + "access_token, created_time, version) VALUES (?, ?, ?, 't', ?, 0, 0)")) {
+            UUID tenant = UUID.fromString("5a3c1e80-0000-4000-8000-000000000001");
+            UUID[] devices = new UUID[DEVICES];
+            for (int d = 0; d < DEVICES; d++) {
+                devices[d] = UUID.randomUUID();
+                insert.setObject(1, devices[d]);
+                insert.setObject(2, tenant);
+                insert.setString(3, "d" + d);
+                insert.setString(4, "token-" + d);
+                insert.executeUpdate();
+            }
+            return devices;
+        }
+    }
+
+    private String measure(String name, String statement, int writers) throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath();
+        UUID[] devices = createSchemaAndDevices(url);
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            double rowsPerSecond = 0;
+            ExecutorService pool = Executors.newFixedThreadPool(writers);
+            try {
+                for (int round = 0; round < 2; round++) {
+                    long started = System.nanoTime();
+                    List<Future<Void>> done = new ArrayList<>();
+                    for (int w = 0; w < writers; w++) {
+                        int writer = w;
+                        long firstTs = 1_700_000_000_000L + round * 10_000_000L;
+                        // each writer its own connection and its own devices, as a writer per device partition would
+                        done.add(pool.submit(() -> write(url, statement, devices, writer, writers, firstTs, ROWS / writers,
+                                BATCH)));
+                    }
+                    for (Future<Void> writer : done) {
+                        writer.get();
+                    }
+                    rowsPerSecond = ROWS / ((System.nanoTime() - started) / 1e9);
+                }
+            } finally {
+                pool.shutdown();
+            }
+            try (var count = connection.createStatement().executeQuery("SELECT COUNT(*) FROM ts_kv")) {
+                count.next();
+                assertThat(count.getLong(1)).as("every row stored").isEqualTo(2L * ROWS);
+            }
+            return String.format(Locale.ROOT, "%-24s %d writer(s) %9.0f rows/s", name, writers, rowsPerSecond);
+        }
+    }
+
+    private static Void write(String url, String statement, UUID[] devices, int writer, int writers, long firstTs,
+            int rows, int batch) throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement write = connection.prepareStatement(statement)) {
+            connection.setAutoCommit(false);
+            long ts = firstTs;
+            int mine = DEVICES / writers;
+            for (int written = 0; written < rows; written += batch) {
+                for (int i = 0; i < batch; i++) {
+                    // bodies of 8,000 readings, device after device, each reading one row at a later time
+                    UUID device = devices[writer + writers * (((written + i) / 8000) % mine)];
+                    write.setObject(1, device);
+                    write.setString(2, "b");
+                    write.setLong(3, ts++);
+                    write.setNull(4, Types.BOOLEAN);
+                    write.setLong(5, 1);
+                    write.setNull(6, Types.DOUBLE);
+                    write.setNull(7, Types.VARCHAR);
+                    write.setNull(8, Types.VARCHAR);
+                    write.addBatch();
+                }
+                write.executeBatch();
+                connection.commit();
+            }
+        }
+        return null;
+    }
+}
