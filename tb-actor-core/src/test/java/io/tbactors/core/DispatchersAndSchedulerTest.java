@@ -9,6 +9,7 @@ import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.core.dispatch.Dispatchers;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledFuture;
@@ -205,6 +206,45 @@ class DispatchersAndSchedulerTest {
         });
         assertThat(plainQueue.get(10, TimeUnit.SECONDS)).isZero();
         single.shutdown();
+    }
+
+    /**
+     * Issue 30, point 8: a system stop once spun in a fork-join pool's {@code shutdownNow} while a worker kept running
+     * tasks from its own queue. Once the pool is shut down, a turn ending on its worker must feed nothing to that queue:
+     * no no-op behind an idle turn, no second look after a drained one.
+     */
+    @Test
+    void onceThePoolIsShutDownATurnOnItsWorkerQueuesNothingMoreOnIt() throws Exception {
+        ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("closing", 2);
+        Dispatcher dispatcher = new Dispatcher("closing", pool, DispatcherKind.FORK_JOIN, 2);
+        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        try {
+            // the other worker is busy, so nothing steals from the queue under test
+            pool.execute(() -> {
+                holding.countDown();
+                MailboxSemanticsTest.awaitQuietly(hold);
+            });
+            holding.await();
+            java.util.concurrent.CompletableFuture<List<Object>> seen = new java.util.concurrent.CompletableFuture<>();
+            pool.execute(() -> {
+                // another actor's turn waits on this worker's queue, as when a turn told an idle actor
+                java.util.concurrent.ForkJoinTask.adapt(() -> { }).fork();
+                boolean looksAgainWhileRunning = dispatcher.looksAgainAfterDraining();
+                pool.shutdown();
+                boolean looksAgainAfterShutdown = dispatcher.looksAgainAfterDraining();
+                int before = java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
+                dispatcher.turnEndedIdle();
+                seen.complete(List.of(looksAgainWhileRunning, looksAgainAfterShutdown, before,
+                        java.util.concurrent.ForkJoinTask.getQueuedTaskCount()));
+            });
+            assertThat(seen.get(10, TimeUnit.SECONDS)).as("looks again while running, after the shutdown; queued before "
+                    + "and after an idle turn's end").containsExactly(true, false, 1, 1);
+        } finally {
+            hold.countDown();
+            pool.shutdownNow();
+        }
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test
