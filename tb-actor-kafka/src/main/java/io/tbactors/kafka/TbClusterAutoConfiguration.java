@@ -81,7 +81,6 @@ public class TbClusterAutoConfiguration {
         @Bean
         KafkaClientConfigs tbClusterKafkaClientConfigs(TbClusterProperties properties, ObjectProvider<KafkaProperties> kafkaProperties,
                                                        ObjectProvider<KafkaConnectionDetails> connectionDetails) {
-            properties.validate();
             return new KafkaClientConfigs(properties, kafkaProperties.getIfAvailable(), connectionDetails.getIfAvailable());
         }
 
