@@ -2,6 +2,7 @@ package io.tbactors.kafka;
 
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.RateLimitedWarning;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.ActorSystemContext;
 import java.nio.charset.StandardCharsets;
@@ -89,12 +90,12 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final Map<DeadLetterPublisher.Reason, LongAdder> deadLetteredByReason = new EnumMap<>(DeadLetterPublisher.Reason.class);
     private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
     private final LongAdder commitFailures = new LongAdder();
-    private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
-    private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
-    private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
-    private final RateLimitedLog unknownPartitionLog = new RateLimitedLog(Duration.ofSeconds(10));
+    private final RateLimitedWarning undecodableLog = new RateLimitedWarning(Duration.ofSeconds(1));
+    private final RateLimitedWarning deadLetterLog = new RateLimitedWarning(Duration.ofSeconds(1));
+    private final RateLimitedWarning commitLog = new RateLimitedWarning(Duration.ofSeconds(10));
+    private final RateLimitedWarning unknownPartitionLog = new RateLimitedWarning(Duration.ofSeconds(10));
     private final LongAdder partitionCountChanges = new LongAdder();
-    private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
+    private final RateLimitedWarning unreachableLog = new RateLimitedWarning(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
     private final LongAdder fenced = new LongAdder();

@@ -1,6 +1,7 @@
 package io.tbactors.kafka;
 
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.core.RateLimitedWarning;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.codec.TbEncodedMsg;
 import java.nio.charset.StandardCharsets;
@@ -96,8 +97,8 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
     private final LongAdder repliesTimedOut = new LongAdder();
     private final LongAdder repliesSent = new LongAdder();
     private final LongAdder repliesFailed = new LongAdder();
-    private final RateLimitedLog replyLog = new RateLimitedLog(Duration.ofSeconds(10));
-    private final RateLimitedLog inboxLog = new RateLimitedLog(Duration.ofSeconds(30));
+    private final RateLimitedWarning replyLog = new RateLimitedWarning(Duration.ofSeconds(10));
+    private final RateLimitedWarning inboxLog = new RateLimitedWarning(Duration.ofSeconds(30));
     private final CountDownLatch ready = new CountDownLatch(1);
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile boolean running;
