@@ -70,7 +70,8 @@ public final class KafkaClusterAutoConfiguration {
                     return current == null ? null : current.getReadinessState();
                 })
                 : status -> { };
-        return new ClusterConnectivity(configs.admin(), properties.getGroupId(), properties.getConnectivityCheckInterval(),
+        return new ClusterConnectivity(configs.admin(), properties.getGroupId(), properties.nodeName(),
+                properties.getConnectivityCheckInterval(),
                 readiness);
     }
 

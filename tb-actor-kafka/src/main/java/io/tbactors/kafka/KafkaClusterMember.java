@@ -103,6 +103,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** How long without Kafka's answer before the node fences itself, a heartbeat interval and a second within the session. */
     private final long silenceLimitMillis;
     private final OwnershipLease lease;
+    /** This node's name, the prefix of its log lines about the group. */
+    private final String node;
     /** Fenced, and waiting for Kafka to confirm the membership by a rejoin. */
     private boolean awaitingRejoin;
     /** When Kafka last answered: a heartbeat answered, a rejoin or a commit it accepted (consumer thread only). */
@@ -137,6 +139,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
+        this.node = properties.nodeName();
         this.sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
         long heartbeatIntervalMillis = clientMillis(properties, "heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MILLIS);
         // the answer is seen at the next poll, and the coordinator got the heartbeat a little before it answered
@@ -160,9 +163,9 @@ public class KafkaClusterMember implements SmartLifecycle {
         state = TbClusterMemberState.JOINING;
         thread = new Thread(this::run, "tb-cluster-" + properties.getGroupId());
         thread.setDaemon(true);
-        lease.start("tb-cluster-pulse-" + properties.getGroupId());
+        lease.start(node);
         thread.start();
-        log.info("Joining consumer group '{}' on topic '{}' ({} partitions)", properties.getGroupId(), properties.getTopic(),
+        log.info("[{}] Joining consumer group '{}' on topic '{}' ({} partitions)", node, properties.getGroupId(), properties.getTopic(),
                 partitionCount);
     }
 
@@ -203,13 +206,13 @@ public class KafkaClusterMember implements SmartLifecycle {
         consumer.wakeup();
         try {
             if (!stopped.await(properties.getRevocationTimeout().toMillis() + 15_000, TimeUnit.MILLISECONDS)) {
-                log.warn("The consumer thread of group '{}' did not end in time", properties.getGroupId());
+                log.warn("[{}] The consumer thread of group '{}' did not end in time", node, properties.getGroupId());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         deadLetters.close();
-        log.info("Left consumer group '{}' ({})", properties.getGroupId(), consumerThread.getName());
+        log.info("[{}] Left consumer group '{}' ({})", node, properties.getGroupId(), consumerThread.getName());
     }
 
     @Override
@@ -236,7 +239,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 revoke(getOwnedPartitions(), true);
                 consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
             } catch (RuntimeException e) {
-                log.warn("Closing the consumer of group '{}' failed", properties.getGroupId(), e);
+                log.warn("[{}] Closing the consumer of group '{}' failed", node, properties.getGroupId(), e);
             }
             lease.stop();
             state = TbClusterMemberState.STOPPED;
@@ -256,8 +259,8 @@ public class KafkaClusterMember implements SmartLifecycle {
             } catch (RuntimeException e) {
                 lastError = e;
                 state = TbClusterMemberState.FAILED;
-                unreachableLog.warn(suppressed -> log.warn("Kafka not reachable yet; retrying every {} ({} more attempts since the last "
-                        + "report): {}", RETRY_BACKOFF, suppressed, e.getMessage()));
+                unreachableLog.warn(suppressed -> log.warn("[{}] Kafka not reachable yet; retrying every {} ({} more attempts since the "
+                        + "last report): {}", node, RETRY_BACKOFF, suppressed, e.getMessage()));
                 backOff();
             }
         }
@@ -291,12 +294,12 @@ public class KafkaClusterMember implements SmartLifecycle {
             afterPoll();
         } catch (WakeupException e) {
             if (running) {
-                log.debug("Consumer woken up while running; polling on");
+                log.debug("[{}] Consumer woken up while running; polling on", node);
             }
         } catch (RuntimeException e) {
             lastError = e;
             state = TbClusterMemberState.FAILED;
-            log.error("Polling topic '{}' failed; retrying in {}", properties.getTopic(), RETRY_BACKOFF, e);
+            log.error("[{}] Polling topic '{}' failed; retrying in {}", node, properties.getTopic(), RETRY_BACKOFF, e);
             backOff();
         }
     }
@@ -305,7 +308,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         PartitionTracker tracker = tracker(record.partition());
         if (tracker == null) {
             // a partition added since the count was read: left uncommitted, read again once the count is adopted
-            unknownPartitionLog.warn(suppressed -> log.warn("Record {}-{}@{} is in a partition added after this node read the "
+            unknownPartitionLog.warn(suppressed -> log.warn("[{}-{}] Record @{} is in a partition added after this node read the "
                     + "partition count ({}); not processed nor committed until the group rebalances ({} more since the last report)",
                     record.topic(), record.partition(), record.offset(), partitionCount, suppressed));
             return;
@@ -324,7 +327,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         } catch (RuntimeException e) {
             undecodable.increment();
             tracker.skipped(record.offset());
-            undecodableLog.warn(suppressed -> log.warn("Skipped undecodable record {}-{}@{} ({} more since the last report): {}",
+            undecodableLog.warn(suppressed -> log.warn("[{}-{}] Skipped undecodable record @{} ({} more since the last report): {}",
                     record.topic(), record.partition(), record.offset(), suppressed, e.toString()));
             return;
         }
@@ -426,14 +429,14 @@ public class KafkaClusterMember implements SmartLifecycle {
                     deadLettered.increment();
                     deadLetteredByReason.get(why).increment();
                     remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
-                    deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
-                                    + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
+                    deadLetterLog.warn(suppressed -> log.warn("[{}] Record {}-{}@{} written to '{}' after {} attempt(s), {}: {} "
+                                    + "({} more since the last report)", entity, record.topic(), record.partition(), record.offset(),
                             deadLetters.getTopic(), attempts, why, error, suppressed));
                     done(why.name(), error);
                 } else if (isCurrent() && running) {
-                    deadLetterLog.warn(suppressed -> log.warn("Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since the "
-                                    + "last report): {}", record.topic(), record.partition(), record.offset(), deadLetters.getTopic(),
-                            properties.getMaxRedeliveryDelay(), suppressed, failure.toString()));
+                    deadLetterLog.warn(suppressed -> log.warn("[{}] Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since "
+                                    + "the last report): {}", entity, record.topic(), record.partition(), record.offset(),
+                            deadLetters.getTopic(), properties.getMaxRedeliveryDelay(), suppressed, failure.toString()));
                     retryDeadLetter(why, error, attempts);
                 } else {
                     abandoned(null, failure, attempts);
@@ -518,7 +521,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         Set<Integer> owned = getOwnedPartitions();
         if (!owned.isEmpty()) {
             fenced.increment();
-            log.warn("{}: partitions {} are given up until Kafka confirms the membership by a rejoin", why, owned);
+            log.warn("[{}] {}: partitions {} are given up until Kafka confirms the membership by a rejoin", node, why, owned);
             revoke(owned, false);
         }
         // every epoch of before is stale now (its partition released): new ones may start once Kafka confirms
@@ -548,8 +551,8 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
         seekToCommitted(kept);
         List<Integer> partitions = kept.stream().map(TopicPartition::partition).sorted().toList();
-        log.warn("Membership of group '{}' confirmed by a rejoin: partitions {}, kept through the fence, are owned again and read "
-                + "again from the last commit", properties.getGroupId(), partitions);
+        log.warn("[{}] Membership of group '{}' confirmed by a rejoin: partitions {}, kept through the fence, are owned again and "
+                + "read again from the last commit", node, properties.getGroupId(), partitions);
         return partitions;
     }
 
@@ -566,15 +569,15 @@ public class KafkaClusterMember implements SmartLifecycle {
         try {
             known = consumer.partitionsFor(properties.getTopic(), METADATA_TIMEOUT).size();
         } catch (RuntimeException e) {
-            log.debug("Partition count of '{}' not known now: {}", properties.getTopic(), e.toString());
+            log.debug("[{}] Partition count of '{}' not known now: {}", node, properties.getTopic(), e.toString());
             return false;
         }
         int current = partitionCount;
         if (known <= current) {
             return false;
         }
-        log.warn("Topic '{}' has {} partitions now, {} before: entities hash with the new count from now on; partitions taken again "
-                + "from their last commit", properties.getTopic(), known, current);
+        log.warn("[{}] Topic '{}' has {} partitions now, {} before: entities hash with the new count from now on; partitions taken "
+                + "again from their last commit", node, properties.getTopic(), known, current);
         revoke(getOwnedPartitions(), true);
         synchronized (this) {
             PartitionTracker[] all = new PartitionTracker[known];
@@ -621,7 +624,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 }
             }
         } catch (RuntimeException e) {
-            log.debug("Heartbeat metric not readable: {}", e.toString());
+            log.debug("[{}] Heartbeat metric not readable: {}", node, e.toString());
         }
         return -1;
     }
@@ -670,7 +673,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 }
             });
         } catch (RuntimeException e) {
-            log.debug("End offsets of {} not known yet: {}", partitions, e.toString());
+            log.debug("[{}] End offsets of {} not known yet: {}", node, partitions, e.toString());
         }
     }
 
@@ -679,7 +682,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (!paused && inFlight.get() >= max) {
             consumer.pause(consumer.assignment());
             paused = true;
-            log.debug("{} records in flight: fetching paused", inFlight.get());
+            log.debug("[{}] {} records in flight: fetching paused", node, inFlight.get());
         } else if (paused && inFlight.get() <= max / 2) {
             consumer.resume(consumer.paused());
             paused = false;
@@ -707,14 +710,15 @@ public class KafkaClusterMember implements SmartLifecycle {
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
                 commitFailures.increment();
-                log.warn("Committing {} failed; their records after the last commit will be delivered again", offsets.keySet(), e);
+                log.warn("[{}] Committing {} failed; their records after the last commit will be delivered again", node,
+                        offsets.keySet(), e);
             }
         } else {
             consumer.commitAsync(offsets, (committed, error) -> {
                 if (error != null) {
                     commitFailures.increment();
-                    commitLog.warn(suppressed -> log.warn("Committing {} failed; retried at the next interval ({} more failures since the "
-                            + "last report): {}", offsets.keySet(), suppressed, error.toString()));
+                    commitLog.warn(suppressed -> log.warn("[{}] Committing {} failed; retried at the next interval ({} more failures since "
+                            + "the last report): {}", node, offsets.keySet(), suppressed, error.toString()));
                     return;
                 }
                 // called back on the consumer thread, within a poll or a commit
@@ -765,7 +769,8 @@ public class KafkaClusterMember implements SmartLifecycle {
             tracker.release();
             ids.add(tracker.partition());
         }
-        log.info("Partitions {} of '{}' {}; owned now {}", ids, properties.getTopic(), commit ? "revoked" : "lost", getOwnedPartitions());
+        log.info("[{}] Partitions {} of '{}' {}; owned now {}", node, ids, properties.getTopic(), commit ? "revoked" : "lost",
+                getOwnedPartitions());
         partitionsChanged(ids, Set.of());
     }
 
@@ -773,8 +778,8 @@ public class KafkaClusterMember implements SmartLifecycle {
         try {
             if (!tracker.beginRevoke(Math.max(0, deadline - System.nanoTime()))) {
                 abandoned.add(tracker.inFlight());
-                log.warn("Partition {} revoked with {} record(s) still in flight after {}; the next owner delivers them again",
-                        tracker.partition(), tracker.inFlight(), properties.getRevocationTimeout());
+                log.warn("[{}-{}] Partition revoked with {} record(s) still in flight after {}; the next owner delivers them "
+                        + "again", properties.getTopic(), tracker.partition(), tracker.inFlight(), properties.getRevocationTimeout());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -786,15 +791,15 @@ public class KafkaClusterMember implements SmartLifecycle {
         for (Integer partition : partitions) {
             PartitionTracker tracker = tracker(partition);
             if (tracker == null) {
-                log.warn("Partition {} of '{}' was added after this node started; restart the node to take it", partition,
-                        properties.getTopic());
+                log.warn("[{}-{}] Partition added after this node started; restart the node to take it", properties.getTopic(),
+                        partition);
                 continue;
             }
             tracker.assign();
             ids.add(partition);
         }
         if (!ids.isEmpty()) {
-            log.info("Partitions {} of '{}' assigned; owned now {}", ids, properties.getTopic(), getOwnedPartitions());
+            log.info("[{}] Partitions {} of '{}' assigned; owned now {}", node, ids, properties.getTopic(), getOwnedPartitions());
         }
         partitionsChanged(Set.of(), ids);
     }
@@ -808,7 +813,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         try {
             actorSystemContext.tellWithHighPriority(new TbPartitionChangeMsg(getOwnedPartitions(), revoked, assigned, partitionCount));
         } catch (RuntimeException e) {
-            log.warn("Could not tell the root actor that partitions changed (revoked {}, assigned {}): {}", revoked, assigned,
+            log.warn("[{}] Could not tell the root actor that partitions changed (revoked {}, assigned {}): {}", node, revoked, assigned,
                     e.getMessage());
         }
     }
