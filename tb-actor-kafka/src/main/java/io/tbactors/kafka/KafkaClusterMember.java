@@ -1,31 +1,21 @@
 package io.tbactors.kafka;
 
-import io.tbactors.api.TbActorMsg;
-import io.tbactors.api.TbActorStopReason;
 import io.tbactors.core.RateLimitedWarning;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.ActorSystemContext;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import lombok.extern.slf4j.Slf4j;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -38,7 +28,6 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.Header;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -74,31 +63,20 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private final TbClusterProperties properties;
     private final Supplier<Consumer<String, byte[]>> consumerFactory;
-    private final TbActorMsgCodec codec;
     private final ActorSystemContext actorSystemContext;
     private final EntityDeliveries deliveries;
     private final TopicPreparer topicPreparer;
     private final DeadLetterPublisher deadLetters;
     private volatile PartitionTracker[] trackers = new PartitionTracker[0];
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final LongAdder consumed = new LongAdder();
-    private final LongAdder undecodable = new LongAdder();
-    private final LongAdder rebalances = new LongAdder();
-    private final LongAdder abandoned = new LongAdder();
+    private final ClusterMemberStats stats = new ClusterMemberStats();
+    private final RecordDispatch dispatch;
     private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
-    private final LongAdder deadLettered = new LongAdder();
-    private final Map<DeadLetterPublisher.Reason, LongAdder> deadLetteredByReason = new EnumMap<>(DeadLetterPublisher.Reason.class);
-    private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
-    private final LongAdder commitFailures = new LongAdder();
-    private final RateLimitedWarning undecodableLog = new RateLimitedWarning(Duration.ofSeconds(1));
-    private final RateLimitedWarning deadLetterLog = new RateLimitedWarning(Duration.ofSeconds(1));
     private final RateLimitedWarning commitLog = new RateLimitedWarning(Duration.ofSeconds(10));
     private final RateLimitedWarning unknownPartitionLog = new RateLimitedWarning(Duration.ofSeconds(10));
-    private final LongAdder partitionCountChanges = new LongAdder();
     private final RateLimitedWarning unreachableLog = new RateLimitedWarning(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
-    private final LongAdder fenced = new LongAdder();
     private final long sessionTimeoutMillis;
     /** How long without Kafka's answer before the node fences itself, a heartbeat interval and a second within the session. */
     private final long silenceLimitMillis;
@@ -134,7 +112,6 @@ public class KafkaClusterMember implements SmartLifecycle {
                        DeadLetterPublisher deadLetters) {
         this.properties = properties;
         this.consumerFactory = consumerFactory;
-        this.codec = codec;
         this.actorSystemContext = actorSystemContext;
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
@@ -145,9 +122,8 @@ public class KafkaClusterMember implements SmartLifecycle {
         // the answer is seen at the next poll, and the coordinator got the heartbeat a little before it answered
         this.silenceLimitMillis = Math.max(1000, sessionTimeoutMillis - heartbeatIntervalMillis - 1000);
         this.lease = OwnershipLease.forSession(sessionTimeoutMillis, heartbeatIntervalMillis);
-        for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
-            deadLetteredByReason.put(reason, new LongAdder());
-        }
+        this.dispatch = new RecordDispatch(this, codec, deliveries, deadLetters, stats, actorSystemContext,
+                properties.getMaxRedeliveryDelay());
     }
 
     @Override
@@ -287,7 +263,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             for (ConsumerRecord<String, byte[]> record : records) {
                 hand(record);
             }
-            consumed.add(records.count());
+            stats.consumed.add(records.count());
             if (state == TbClusterMemberState.FAILED) {
                 state = TbClusterMemberState.ACTIVE;
             }
@@ -313,153 +289,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                     record.topic(), record.partition(), record.offset(), partitionCount, suppressed));
             return;
         }
-        int generation = tracker.generation();
-        if (!tracker.isActive(generation)) {
-            return;
-        }
-        TbActorMsg msg;
-        UUID entityId;
-        String entityType;
-        try {
-            entityId = UUID.fromString(record.key());
-            entityType = requiredHeader(record, ENTITY_TYPE_HEADER);
-            msg = codec.decode(requiredHeader(record, TYPE_HEADER), record.value());
-        } catch (RuntimeException e) {
-            undecodable.increment();
-            tracker.skipped(record.offset());
-            undecodableLog.warn(suppressed -> log.warn("[{}-{}] Skipped undecodable record @{} ({} more since the last report): {}",
-                    record.topic(), record.partition(), record.offset(), suppressed, e.toString()));
-            return;
-        }
-        tracker.handed(record.offset());
-        EntityLanes lanes = tracker.lanes();
-        String entity = entityType + "|" + entityId;
-        lanes.submit(entity, new RecordDelivery(record, entityType, entityId, msg, tracker, generation, lanes, entity));
-    }
-
-    /**
-     * One record on its way through its entity's queue: delivered when it reaches the head, delivered again while it
-     * fails or comes back, dead-lettered when its budget is spent; the entity's next record starts only after that.
-     */
-    private final class RecordDelivery implements EntityLanes.Task, EntityDeliveries.Outcome {
-
-        private final ConsumerRecord<String, byte[]> record;
-        private final String entityType;
-        private final UUID entityId;
-        private final TbActorMsg msg;
-        private final PartitionTracker tracker;
-        private final int generation;
-        private final EntityLanes lanes;
-        private final String entity;
-
-        private RecordDelivery(ConsumerRecord<String, byte[]> record, String entityType, UUID entityId, TbActorMsg msg,
-                               PartitionTracker tracker, int generation, EntityLanes lanes, String entity) {
-            this.record = record;
-            this.entityType = entityType;
-            this.entityId = entityId;
-            this.msg = msg;
-            this.tracker = tracker;
-            this.generation = generation;
-            this.lanes = lanes;
-            this.entity = entity;
-        }
-
-        private boolean isCurrent() {
-            return isCurrentEpoch(tracker, generation, false);
-        }
-
-        @Override
-        public void start() {
-            if (!isCurrent()) {
-                lanes.drop(entity);
-                return;
-            }
-            deliveries.deliver(entityType, entityId, msg, record.partition(), true,
-                    new TbOwnershipEpoch(record.partition(), generation, this::isCurrent), this);
-        }
-
-        @Override
-        public void drop() {
-            tracker.held(generation, record.offset());
-        }
-
-        @Override
-        public void processed() {
-            done(null, null);
-        }
-
-        /** The record is done: processed, or given up to the dead-letter topic; a requester hears which. */
-        private void done(String failureReason, String failureError) {
-            tracker.completed(generation, record.offset());
-            lanes.next(entity);
-            KafkaTbNodeChannel channel = replies;
-            if (channel != null) {
-                channel.answer(record, failureReason, failureError);
-            }
-        }
-
-        @Override
-        public void notProcessed(TbActorStopReason reason, Throwable cause, int attempts) {
-            DeadLetterPublisher.Reason why = DeadLetterPublisher.Reason.of(cause);
-            String error = cause == null ? String.valueOf(reason) : cause.getClass().getName() + ": " + cause.getMessage();
-            deadLetter(why, error, attempts);
-        }
-
-        @Override
-        public void abandoned(TbActorStopReason reason, Throwable cause, int attempts) {
-            // this node stops or gave the partition up: the record stays uncommitted for the next owner
-            drop();
-            lanes.drop(entity);
-        }
-
-        private void deadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
-            if (!isCurrent()) {
-                // the partition moved: the new owner processes the record, and dead-letters it if it must
-                abandoned(null, null, attempts);
-                return;
-            }
-            CompletableFuture<Void> written;
-            try {
-                written = deadLetters.publish(record, why, error, attempts);
-            } catch (RuntimeException e) {
-                written = CompletableFuture.failedFuture(e);
-            }
-            written.whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    deadLettered.increment();
-                    deadLetteredByReason.get(why).increment();
-                    remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
-                    deadLetterLog.warn(suppressed -> log.warn("[{}] Record {}-{}@{} written to '{}' after {} attempt(s), {}: {} "
-                                    + "({} more since the last report)", entity, record.topic(), record.partition(), record.offset(),
-                            deadLetters.getTopic(), attempts, why, error, suppressed));
-                    done(why.name(), error);
-                } else if (isCurrent() && running) {
-                    deadLetterLog.warn(suppressed -> log.warn("[{}] Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since "
-                                    + "the last report): {}", entity, record.topic(), record.partition(), record.offset(),
-                            deadLetters.getTopic(), properties.getMaxRedeliveryDelay(), suppressed, failure.toString()));
-                    retryDeadLetter(why, error, attempts);
-                } else {
-                    abandoned(null, failure, attempts);
-                }
-            });
-        }
-
-        private void retryDeadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
-            try {
-                actorSystemContext.getScheduler().schedule(() -> deadLetter(why, error, attempts),
-                        properties.getMaxRedeliveryDelay().toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                abandoned(null, e, attempts);
-            }
-        }
-    }
-
-    private static String requiredHeader(ConsumerRecord<?, ?> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        if (header == null || header.value() == null) {
-            throw new IllegalArgumentException("the record has no '" + name + "' header");
-        }
-        return new String(header.value(), StandardCharsets.UTF_8);
+        dispatch.hand(record, tracker);
     }
 
     /**
@@ -520,7 +350,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private void fence(String why) {
         Set<Integer> owned = getOwnedPartitions();
         if (!owned.isEmpty()) {
-            fenced.increment();
+            stats.fenced.increment();
             log.warn("[{}] {}: partitions {} are given up until Kafka confirms the membership by a rejoin", node, why, owned);
             revoke(owned, false);
         }
@@ -587,7 +417,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             trackers = all;
             partitionCount = known;
         }
-        partitionCountChanges.increment();
+        stats.partitionCountChanges.increment();
         List<TopicPartition> assigned = new ArrayList<>();
         for (TopicPartition tp : consumer.assignment()) {
             if (tp.topic().equals(properties.getTopic())) {
@@ -709,14 +539,14 @@ public class KafkaClusterMember implements SmartLifecycle {
                 positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
-                commitFailures.increment();
+                stats.commitFailures.increment();
                 log.warn("[{}] Committing {} failed; their records after the last commit will be delivered again", node,
                         offsets.keySet(), e);
             }
         } else {
             consumer.commitAsync(offsets, (committed, error) -> {
                 if (error != null) {
-                    commitFailures.increment();
+                    stats.commitFailures.increment();
                     commitLog.warn(suppressed -> log.warn("[{}] Committing {} failed; retried at the next interval ({} more failures since "
                             + "the last report): {}", node, offsets.keySet(), suppressed, error.toString()));
                     return;
@@ -777,7 +607,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private void awaitInFlight(PartitionTracker tracker, long deadline) {
         try {
             if (!tracker.beginRevoke(Math.max(0, deadline - System.nanoTime()))) {
-                abandoned.add(tracker.inFlight());
+                stats.abandoned.add(tracker.inFlight());
                 log.warn("[{}-{}] Partition revoked with {} record(s) still in flight after {}; the next owner delivers them "
                         + "again", properties.getTopic(), tracker.partition(), tracker.inFlight(), properties.getRevocationTimeout());
             }
@@ -805,7 +635,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     private void partitionsChanged(Set<Integer> revoked, Set<Integer> assigned) {
-        rebalances.increment();
+        stats.rebalances.increment();
         assignmentListeners.forEach(Runnable::run);
         if (revoked.isEmpty() && assigned.isEmpty()) {
             return;
@@ -856,12 +686,17 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return times this node gave its partitions up because it could not confirm its membership in time */
     public long getFencedCount() {
-        return fenced.sum();
+        return stats.fenced.sum();
     }
 
     /** @param channel answers the records that carry a request, once they are processed or given up */
     void setReplies(KafkaTbNodeChannel channel) {
         this.replies = channel;
+    }
+
+    /** @return what answers the records that carry a request, or null before it is set */
+    KafkaTbNodeChannel replies() {
+        return replies;
     }
 
     /** @param listener run on the consumer thread after every ownership change */
@@ -888,7 +723,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return times this node found the topic with more partitions than it knew, and hashed with the new count */
     public long getPartitionCountChanges() {
-        return partitionCountChanges.sum();
+        return stats.partitionCountChanges.sum();
     }
 
     /** @return the topic's partition count as this node hashes with it: read at start, updated when partitions are added; 0 before */
@@ -904,7 +739,6 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     /**
-     * @param partition a partition
      * @return its consumer lag, or -1 when it is not owned or not known yet
      */
     public long getLag(int partition) {
@@ -919,17 +753,17 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return records polled since start */
     public long getConsumedCount() {
-        return consumed.sum();
+        return stats.consumed.sum();
     }
 
     /** @return records skipped because they could not be decoded */
     public long getUndecodableCount() {
-        return undecodable.sum();
+        return stats.undecodable.sum();
     }
 
     /** @return ownership changes (assignments, revocations, losses) since start */
     public long getRebalanceCount() {
-        return rebalances.sum();
+        return stats.rebalances.sum();
     }
 
     /**
@@ -937,7 +771,7 @@ public class KafkaClusterMember implements SmartLifecycle {
      *     delivers them again, so they may be processed twice
      */
     public long getAbandonedCount() {
-        return abandoned.sum();
+        return stats.abandoned.sum();
     }
 
     /** @return deliveries that came back unprocessed and were delivered again */
@@ -957,7 +791,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return records written to the dead-letter topic after their redeliveries */
     public long getDeadLetteredCount() {
-        return deadLettered.sum();
+        return stats.deadLettered.sum();
     }
 
     /** @return deliveries of records not completed within the processing timeout */
@@ -967,9 +801,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return records written to the dead-letter topic since start, by reason (every reason listed) */
     public Map<DeadLetterPublisher.Reason, Long> getDeadLetteredCountByReason() {
-        Map<DeadLetterPublisher.Reason, Long> counts = new EnumMap<>(DeadLetterPublisher.Reason.class);
-        deadLetteredByReason.forEach((reason, count) -> counts.put(reason, count.sum()));
-        return counts;
+        return stats.deadLetteredByReason();
     }
 
     /** @return the dead-letter topic */
@@ -977,29 +809,17 @@ public class KafkaClusterMember implements SmartLifecycle {
         return deadLetters.getTopic();
     }
 
-    private void remember(TbClusterDeadLetter deadLetter) {
-        synchronized (recentDeadLetters) {
-            if (recentDeadLetters.size() == RECENT_DEAD_LETTERS) {
-                recentDeadLetters.removeFirst();
-            }
-            recentDeadLetters.addLast(deadLetter);
-        }
-    }
-
     /** @return the last records written to the dead-letter topic (at most {@value #RECENT_DEAD_LETTERS}), newest last */
     public List<TbClusterDeadLetter> getRecentDeadLetters() {
-        synchronized (recentDeadLetters) {
-            return List.copyOf(recentDeadLetters);
-        }
+        return stats.recentDeadLetters();
     }
 
     /** @return offset commits that failed (each is retried at the next interval or left to the next owner) */
     public long getCommitFailureCount() {
-        return commitFailures.sum();
+        return stats.commitFailures.sum();
     }
 
     /**
-     * @param partition a partition
      * @return how long the oldest record of the partition handed and not yet completed has been in flight, or null
      *     when the partition is not owned or has none
      */
