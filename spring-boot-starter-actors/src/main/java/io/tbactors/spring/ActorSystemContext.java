@@ -50,7 +50,6 @@ public class ActorSystemContext {
     private volatile boolean shuttingDown;
 
     /**
-     * @param actorSystem the actor system
      * @param applicationContext the application's context, for {@link #getBean(Class)}
      * @param rootActorCreator the application's root actor declaration, or null when it declares none
      */
@@ -63,7 +62,6 @@ public class ActorSystemContext {
      * Looks the root actor's declaration up only when it is first needed, so that the declaring bean may itself
      * depend on this context.
      *
-     * @param actorSystem the actor system
      * @param applicationContext the application's context, for {@link #getBean(Class)}
      * @param rootActorCreators the application's root actor declarations: none, or exactly one
      */

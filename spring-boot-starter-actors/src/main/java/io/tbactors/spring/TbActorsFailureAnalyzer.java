@@ -14,21 +14,19 @@ import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 
 /**
- * Explains a start-up failure caused by a {@code tb.*} property of the starter or of a module built on it: a value
- * a component rejected ({@link InvalidTbActorsPropertyException}), or a value that cannot even be converted to the
- * property's type (an unknown enum constant, text where a number belongs), with where it was set.
+ * Explains a start-up failure caused by a {@code tb.*} property of the starter or of a module built on it (such as
+ * {@code tb.actors.cluster.*}) whose value cannot even be converted to the property's type (an unknown enum constant,
+ * text where a number belongs), with where it was set.
  *
- * <p>Values that convert but break a rule of {@code tb.actors.*} fail the properties' own validator; this analyzer
- * leaves those to Spring Boot's validation report, which lists every bad property with its origin.
+ * <p>Values that convert but break a rule fail the properties' own {@code Validator} (every properties class of the
+ * project validates itself); this analyzer leaves those to Spring Boot's validation report, which lists every bad
+ * property with its value, its origin and the reason, which says what is allowed.
  */
 public class TbActorsFailureAnalyzer implements FailureAnalyzer, Ordered {
 
     @Override
     public @Nullable FailureAnalysis analyze(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InvalidTbActorsPropertyException invalid) {
-                return analysis(invalid.getProperty(), invalid.getValue(), null, invalid.getAllowed(), failure);
-            }
             if (cause instanceof BindException bind && !(bind.getCause() instanceof BindValidationException)
                     && bind.getName().toString().startsWith("tb.")) {
                 ConfigurationProperty property = bind.getProperty();

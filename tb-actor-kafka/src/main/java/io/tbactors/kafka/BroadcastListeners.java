@@ -8,9 +8,15 @@ import lombok.extern.slf4j.Slf4j;
 @Slf4j
 final class BroadcastListeners {
 
+    private final String node;
     private final List<TbBroadcastListener> listeners;
 
-    BroadcastListeners(List<TbBroadcastListener> listeners) {
+    /**
+     * @param node this node's name, the prefix of the log lines
+     * @param listeners run in this order
+     */
+    BroadcastListeners(String node, List<TbBroadcastListener> listeners) {
+        this.node = node;
         this.listeners = List.copyOf(listeners);
     }
 
@@ -19,7 +25,7 @@ final class BroadcastListeners {
             try {
                 listener.onBroadcast(msg);
             } catch (RuntimeException e) {
-                log.warn("Broadcast listener {} failed on {}", listener, msg.getClass().getName(), e);
+                log.warn("[{}] Broadcast listener {} failed on {}", node, listener, msg.getClass().getName(), e);
             }
         }
     }

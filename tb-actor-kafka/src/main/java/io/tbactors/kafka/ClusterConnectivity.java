@@ -42,6 +42,7 @@ public class ClusterConnectivity implements SmartLifecycle {
 
     private final Map<String, Object> adminConfig;
     private final String groupId;
+    private final String node;
     private final Duration interval;
     private final Consumer<Status> onCheck;
     private volatile Status status;
@@ -52,12 +53,14 @@ public class ClusterConnectivity implements SmartLifecycle {
     /**
      * @param adminConfig the admin client's settings
      * @param groupId the consumer group whose coordinator is looked for
+     * @param node this node's name, the prefix of the log lines
      * @param interval time between two checks; each check waits at most this long
      * @param onCheck told the status after every check
      */
-    ClusterConnectivity(Map<String, Object> adminConfig, String groupId, Duration interval, Consumer<Status> onCheck) {
+    ClusterConnectivity(Map<String, Object> adminConfig, String groupId, String node, Duration interval, Consumer<Status> onCheck) {
         this.adminConfig = adminConfig;
         this.groupId = groupId;
+        this.node = node;
         this.interval = interval;
         this.onCheck = onCheck;
     }
@@ -109,14 +112,14 @@ public class ClusterConnectivity implements SmartLifecycle {
             status = current;
             if (previous == null || previous.isReachable() != current.isReachable()) {
                 if (current.isReachable()) {
-                    log.info("Kafka reachable again: broker and coordinator of group '{}' answer", groupId);
+                    log.info("[{}] Kafka reachable again: broker and coordinator of group '{}' answer", node, groupId);
                 } else {
-                    log.warn("Kafka not reachable: {}", current.problem());
+                    log.warn("[{}] Kafka not reachable: {}", node, current.problem());
                 }
             }
             onCheck.accept(current);
         } catch (RuntimeException e) {
-            log.warn("Checking Kafka's reachability failed", e);
+            log.warn("[{}] Checking Kafka's reachability failed", node, e);
         }
     }
 

@@ -203,7 +203,7 @@ final class EntityDeliveries {
             try {
                 actorSystemContext.tell(envelope);
             } catch (RuntimeException e) {
-                log.warn("Could not tell {} to the root actor: {}", envelope, e.getMessage());
+                log.warn("[{}|{}] Could not tell {} to the root actor: {}", entityType, entityId, envelope, e.getMessage());
                 envelope.onTbActorStopped(TbActorStopReason.STOPPED);
             }
         }
@@ -255,13 +255,13 @@ final class EntityDeliveries {
 
         private void retryOrGiveUp(TbActorStopReason reason, Throwable cause) {
             if (!actorSystemContext.isAcceptingMessages() || !epoch.isCurrent()) {
-                log.debug("{}|{} no longer this node's after {} attempt(s): {}", entityType, entityId, attempts, reason);
+                log.debug("[{}|{}] No longer this node's after {} attempt(s): {}", entityType, entityId, attempts, reason);
                 outcome.abandoned(reason, cause, attempts);
                 return;
             }
             if (attempts > maxRedeliveries) {
                 notProcessed.increment();
-                log.debug("{}|{} not processed after {} attempt(s): {}", entityType, entityId, attempts, cause != null ? cause : reason);
+                log.debug("[{}|{}] Not processed after {} attempt(s): {}", entityType, entityId, attempts, cause != null ? cause : reason);
                 outcome.notProcessed(reason, cause, attempts);
                 return;
             }

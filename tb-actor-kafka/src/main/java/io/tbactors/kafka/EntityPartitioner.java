@@ -14,7 +14,6 @@ public final class EntityPartitioner {
     }
 
     /**
-     * @param entityId the entity id
      * @return the record key written for that entity
      */
     public static String key(UUID entityId) {
@@ -22,7 +21,6 @@ public final class EntityPartitioner {
     }
 
     /**
-     * @param entityId the entity id
      * @param partitionCount the topic's partition count, positive
      * @return the entity's partition
      */

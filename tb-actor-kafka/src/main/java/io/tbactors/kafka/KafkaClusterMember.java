@@ -1,30 +1,21 @@
 package io.tbactors.kafka;
 
-import io.tbactors.api.TbActorMsg;
-import io.tbactors.api.TbActorStopReason;
+import io.tbactors.core.RateLimitedWarning;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.ActorSystemContext;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import lombok.extern.slf4j.Slf4j;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -37,7 +28,6 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.Header;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -73,35 +63,26 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     private final TbClusterProperties properties;
     private final Supplier<Consumer<String, byte[]>> consumerFactory;
-    private final TbActorMsgCodec codec;
     private final ActorSystemContext actorSystemContext;
     private final EntityDeliveries deliveries;
     private final TopicPreparer topicPreparer;
     private final DeadLetterPublisher deadLetters;
     private volatile PartitionTracker[] trackers = new PartitionTracker[0];
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final LongAdder consumed = new LongAdder();
-    private final LongAdder undecodable = new LongAdder();
-    private final LongAdder rebalances = new LongAdder();
-    private final LongAdder abandoned = new LongAdder();
+    private final ClusterMemberStats stats = new ClusterMemberStats();
+    private final RecordDispatch dispatch;
     private final List<Runnable> assignmentListeners = new CopyOnWriteArrayList<>();
-    private final LongAdder deadLettered = new LongAdder();
-    private final Map<DeadLetterPublisher.Reason, LongAdder> deadLetteredByReason = new EnumMap<>(DeadLetterPublisher.Reason.class);
-    private final Deque<TbClusterDeadLetter> recentDeadLetters = new ArrayDeque<>();
-    private final LongAdder commitFailures = new LongAdder();
-    private final RateLimitedLog undecodableLog = new RateLimitedLog(Duration.ofSeconds(1));
-    private final RateLimitedLog deadLetterLog = new RateLimitedLog(Duration.ofSeconds(1));
-    private final RateLimitedLog commitLog = new RateLimitedLog(Duration.ofSeconds(10));
-    private final RateLimitedLog unknownPartitionLog = new RateLimitedLog(Duration.ofSeconds(10));
-    private final LongAdder partitionCountChanges = new LongAdder();
-    private final RateLimitedLog unreachableLog = new RateLimitedLog(Duration.ofSeconds(30));
+    private final RateLimitedWarning commitLog = new RateLimitedWarning(Duration.ofSeconds(10));
+    private final RateLimitedWarning unknownPartitionLog = new RateLimitedWarning(Duration.ofSeconds(10));
+    private final RateLimitedWarning unreachableLog = new RateLimitedWarning(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
-    private final LongAdder fenced = new LongAdder();
     private final long sessionTimeoutMillis;
     /** How long without Kafka's answer before the node fences itself, a heartbeat interval and a second within the session. */
     private final long silenceLimitMillis;
     private final OwnershipLease lease;
+    /** This node's name, the prefix of its log lines about the group. */
+    private final String node;
     /** Fenced, and waiting for Kafka to confirm the membership by a rejoin. */
     private boolean awaitingRejoin;
     /** When Kafka last answered: a heartbeat answered, a rejoin or a commit it accepted (consumer thread only). */
@@ -131,19 +112,18 @@ public class KafkaClusterMember implements SmartLifecycle {
                        DeadLetterPublisher deadLetters) {
         this.properties = properties;
         this.consumerFactory = consumerFactory;
-        this.codec = codec;
         this.actorSystemContext = actorSystemContext;
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
+        this.node = properties.nodeName();
         this.sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
         long heartbeatIntervalMillis = clientMillis(properties, "heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MILLIS);
         // the answer is seen at the next poll, and the coordinator got the heartbeat a little before it answered
         this.silenceLimitMillis = Math.max(1000, sessionTimeoutMillis - heartbeatIntervalMillis - 1000);
         this.lease = OwnershipLease.forSession(sessionTimeoutMillis, heartbeatIntervalMillis);
-        for (DeadLetterPublisher.Reason reason : DeadLetterPublisher.Reason.values()) {
-            deadLetteredByReason.put(reason, new LongAdder());
-        }
+        this.dispatch = new RecordDispatch(this, codec, deliveries, deadLetters, stats, actorSystemContext,
+                properties.getMaxRedeliveryDelay());
     }
 
     @Override
@@ -159,9 +139,9 @@ public class KafkaClusterMember implements SmartLifecycle {
         state = TbClusterMemberState.JOINING;
         thread = new Thread(this::run, "tb-cluster-" + properties.getGroupId());
         thread.setDaemon(true);
-        lease.start("tb-cluster-pulse-" + properties.getGroupId());
+        lease.start(node);
         thread.start();
-        log.info("Joining consumer group '{}' on topic '{}' ({} partitions)", properties.getGroupId(), properties.getTopic(),
+        log.info("[{}] Joining consumer group '{}' on topic '{}' ({} partitions)", node, properties.getGroupId(), properties.getTopic(),
                 partitionCount);
     }
 
@@ -202,13 +182,13 @@ public class KafkaClusterMember implements SmartLifecycle {
         consumer.wakeup();
         try {
             if (!stopped.await(properties.getRevocationTimeout().toMillis() + 15_000, TimeUnit.MILLISECONDS)) {
-                log.warn("The consumer thread of group '{}' did not end in time", properties.getGroupId());
+                log.warn("[{}] The consumer thread of group '{}' did not end in time", node, properties.getGroupId());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         deadLetters.close();
-        log.info("Left consumer group '{}' ({})", properties.getGroupId(), consumerThread.getName());
+        log.info("[{}] Left consumer group '{}' ({})", node, properties.getGroupId(), consumerThread.getName());
     }
 
     @Override
@@ -235,7 +215,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 revoke(getOwnedPartitions(), true);
                 consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
             } catch (RuntimeException e) {
-                log.warn("Closing the consumer of group '{}' failed", properties.getGroupId(), e);
+                log.warn("[{}] Closing the consumer of group '{}' failed", node, properties.getGroupId(), e);
             }
             lease.stop();
             state = TbClusterMemberState.STOPPED;
@@ -255,8 +235,8 @@ public class KafkaClusterMember implements SmartLifecycle {
             } catch (RuntimeException e) {
                 lastError = e;
                 state = TbClusterMemberState.FAILED;
-                unreachableLog.warn(suppressed -> log.warn("Kafka not reachable yet; retrying every {} ({} more attempts since the last "
-                        + "report): {}", RETRY_BACKOFF, suppressed, e.getMessage()));
+                unreachableLog.warn(suppressed -> log.warn("[{}] Kafka not reachable yet; retrying every {} ({} more attempts since the "
+                        + "last report): {}", node, RETRY_BACKOFF, suppressed, e.getMessage()));
                 backOff();
             }
         }
@@ -283,19 +263,19 @@ public class KafkaClusterMember implements SmartLifecycle {
             for (ConsumerRecord<String, byte[]> record : records) {
                 hand(record);
             }
-            consumed.add(records.count());
+            stats.consumed.add(records.count());
             if (state == TbClusterMemberState.FAILED) {
                 state = TbClusterMemberState.ACTIVE;
             }
             afterPoll();
         } catch (WakeupException e) {
             if (running) {
-                log.debug("Consumer woken up while running; polling on");
+                log.debug("[{}] Consumer woken up while running; polling on", node);
             }
         } catch (RuntimeException e) {
             lastError = e;
             state = TbClusterMemberState.FAILED;
-            log.error("Polling topic '{}' failed; retrying in {}", properties.getTopic(), RETRY_BACKOFF, e);
+            log.error("[{}] Polling topic '{}' failed; retrying in {}", node, properties.getTopic(), RETRY_BACKOFF, e);
             backOff();
         }
     }
@@ -304,158 +284,12 @@ public class KafkaClusterMember implements SmartLifecycle {
         PartitionTracker tracker = tracker(record.partition());
         if (tracker == null) {
             // a partition added since the count was read: left uncommitted, read again once the count is adopted
-            unknownPartitionLog.warn(suppressed -> log.warn("Record {}-{}@{} is in a partition added after this node read the "
+            unknownPartitionLog.warn(suppressed -> log.warn("[{}-{}] Record @{} is in a partition added after this node read the "
                     + "partition count ({}); not processed nor committed until the group rebalances ({} more since the last report)",
                     record.topic(), record.partition(), record.offset(), partitionCount, suppressed));
             return;
         }
-        int generation = tracker.generation();
-        if (!tracker.isActive(generation)) {
-            return;
-        }
-        TbActorMsg msg;
-        UUID entityId;
-        String entityType;
-        try {
-            entityId = UUID.fromString(record.key());
-            entityType = requiredHeader(record, ENTITY_TYPE_HEADER);
-            msg = codec.decode(requiredHeader(record, TYPE_HEADER), record.value());
-        } catch (RuntimeException e) {
-            undecodable.increment();
-            tracker.skipped(record.offset());
-            undecodableLog.warn(suppressed -> log.warn("Skipped undecodable record {}-{}@{} ({} more since the last report): {}",
-                    record.topic(), record.partition(), record.offset(), suppressed, e.toString()));
-            return;
-        }
-        tracker.handed(record.offset());
-        EntityLanes lanes = tracker.lanes();
-        String entity = entityType + "|" + entityId;
-        lanes.submit(entity, new RecordDelivery(record, entityType, entityId, msg, tracker, generation, lanes, entity));
-    }
-
-    /**
-     * One record on its way through its entity's queue: delivered when it reaches the head, delivered again while it
-     * fails or comes back, dead-lettered when its budget is spent; the entity's next record starts only after that.
-     */
-    private final class RecordDelivery implements EntityLanes.Task, EntityDeliveries.Outcome {
-
-        private final ConsumerRecord<String, byte[]> record;
-        private final String entityType;
-        private final UUID entityId;
-        private final TbActorMsg msg;
-        private final PartitionTracker tracker;
-        private final int generation;
-        private final EntityLanes lanes;
-        private final String entity;
-
-        private RecordDelivery(ConsumerRecord<String, byte[]> record, String entityType, UUID entityId, TbActorMsg msg,
-                               PartitionTracker tracker, int generation, EntityLanes lanes, String entity) {
-            this.record = record;
-            this.entityType = entityType;
-            this.entityId = entityId;
-            this.msg = msg;
-            this.tracker = tracker;
-            this.generation = generation;
-            this.lanes = lanes;
-            this.entity = entity;
-        }
-
-        private boolean isCurrent() {
-            return isCurrentEpoch(tracker, generation, false);
-        }
-
-        @Override
-        public void start() {
-            if (!isCurrent()) {
-                lanes.drop(entity);
-                return;
-            }
-            deliveries.deliver(entityType, entityId, msg, record.partition(), true,
-                    new TbOwnershipEpoch(record.partition(), generation, this::isCurrent), this);
-        }
-
-        @Override
-        public void drop() {
-            tracker.held(generation, record.offset());
-        }
-
-        @Override
-        public void processed() {
-            done(null, null);
-        }
-
-        /** The record is done: processed, or given up to the dead-letter topic; a requester hears which. */
-        private void done(String failureReason, String failureError) {
-            tracker.completed(generation, record.offset());
-            lanes.next(entity);
-            KafkaTbNodeChannel channel = replies;
-            if (channel != null) {
-                channel.answer(record, failureReason, failureError);
-            }
-        }
-
-        @Override
-        public void notProcessed(TbActorStopReason reason, Throwable cause, int attempts) {
-            DeadLetterPublisher.Reason why = DeadLetterPublisher.Reason.of(cause);
-            String error = cause == null ? String.valueOf(reason) : cause.getClass().getName() + ": " + cause.getMessage();
-            deadLetter(why, error, attempts);
-        }
-
-        @Override
-        public void abandoned(TbActorStopReason reason, Throwable cause, int attempts) {
-            // this node stops or gave the partition up: the record stays uncommitted for the next owner
-            drop();
-            lanes.drop(entity);
-        }
-
-        private void deadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
-            if (!isCurrent()) {
-                // the partition moved: the new owner processes the record, and dead-letters it if it must
-                abandoned(null, null, attempts);
-                return;
-            }
-            CompletableFuture<Void> written;
-            try {
-                written = deadLetters.publish(record, why, error, attempts);
-            } catch (RuntimeException e) {
-                written = CompletableFuture.failedFuture(e);
-            }
-            written.whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    deadLettered.increment();
-                    deadLetteredByReason.get(why).increment();
-                    remember(new TbClusterDeadLetter(entity, record.partition(), record.offset(), why, error, attempts, Instant.now()));
-                    deadLetterLog.warn(suppressed -> log.warn("Record {}-{}@{} for {} written to '{}' after {} attempt(s), {}: {} "
-                                    + "({} more since the last report)", record.topic(), record.partition(), record.offset(), entity,
-                            deadLetters.getTopic(), attempts, why, error, suppressed));
-                    done(why.name(), error);
-                } else if (isCurrent() && running) {
-                    deadLetterLog.warn(suppressed -> log.warn("Writing record {}-{}@{} to '{}' failed; retrying in {} ({} more since the "
-                                    + "last report): {}", record.topic(), record.partition(), record.offset(), deadLetters.getTopic(),
-                            properties.getMaxRedeliveryDelay(), suppressed, failure.toString()));
-                    retryDeadLetter(why, error, attempts);
-                } else {
-                    abandoned(null, failure, attempts);
-                }
-            });
-        }
-
-        private void retryDeadLetter(DeadLetterPublisher.Reason why, String error, int attempts) {
-            try {
-                actorSystemContext.getScheduler().schedule(() -> deadLetter(why, error, attempts),
-                        properties.getMaxRedeliveryDelay().toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                abandoned(null, e, attempts);
-            }
-        }
-    }
-
-    private static String requiredHeader(ConsumerRecord<?, ?> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        if (header == null || header.value() == null) {
-            throw new IllegalArgumentException("the record has no '" + name + "' header");
-        }
-        return new String(header.value(), StandardCharsets.UTF_8);
+        dispatch.hand(record, tracker);
     }
 
     /**
@@ -516,8 +350,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     private void fence(String why) {
         Set<Integer> owned = getOwnedPartitions();
         if (!owned.isEmpty()) {
-            fenced.increment();
-            log.warn("{}: partitions {} are given up until Kafka confirms the membership by a rejoin", why, owned);
+            stats.fenced.increment();
+            log.warn("[{}] {}: partitions {} are given up until Kafka confirms the membership by a rejoin", node, why, owned);
             revoke(owned, false);
         }
         // every epoch of before is stale now (its partition released): new ones may start once Kafka confirms
@@ -547,8 +381,8 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
         seekToCommitted(kept);
         List<Integer> partitions = kept.stream().map(TopicPartition::partition).sorted().toList();
-        log.warn("Membership of group '{}' confirmed by a rejoin: partitions {}, kept through the fence, are owned again and read "
-                + "again from the last commit", properties.getGroupId(), partitions);
+        log.warn("[{}] Membership of group '{}' confirmed by a rejoin: partitions {}, kept through the fence, are owned again and "
+                + "read again from the last commit", node, properties.getGroupId(), partitions);
         return partitions;
     }
 
@@ -565,15 +399,15 @@ public class KafkaClusterMember implements SmartLifecycle {
         try {
             known = consumer.partitionsFor(properties.getTopic(), METADATA_TIMEOUT).size();
         } catch (RuntimeException e) {
-            log.debug("Partition count of '{}' not known now: {}", properties.getTopic(), e.toString());
+            log.debug("[{}] Partition count of '{}' not known now: {}", node, properties.getTopic(), e.toString());
             return false;
         }
         int current = partitionCount;
         if (known <= current) {
             return false;
         }
-        log.warn("Topic '{}' has {} partitions now, {} before: entities hash with the new count from now on; partitions taken again "
-                + "from their last commit", properties.getTopic(), known, current);
+        log.warn("[{}] Topic '{}' has {} partitions now, {} before: entities hash with the new count from now on; partitions taken "
+                + "again from their last commit", node, properties.getTopic(), known, current);
         revoke(getOwnedPartitions(), true);
         synchronized (this) {
             PartitionTracker[] all = new PartitionTracker[known];
@@ -583,7 +417,7 @@ public class KafkaClusterMember implements SmartLifecycle {
             trackers = all;
             partitionCount = known;
         }
-        partitionCountChanges.increment();
+        stats.partitionCountChanges.increment();
         List<TopicPartition> assigned = new ArrayList<>();
         for (TopicPartition tp : consumer.assignment()) {
             if (tp.topic().equals(properties.getTopic())) {
@@ -620,7 +454,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 }
             }
         } catch (RuntimeException e) {
-            log.debug("Heartbeat metric not readable: {}", e.toString());
+            log.debug("[{}] Heartbeat metric not readable: {}", node, e.toString());
         }
         return -1;
     }
@@ -669,7 +503,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                 }
             });
         } catch (RuntimeException e) {
-            log.debug("End offsets of {} not known yet: {}", partitions, e.toString());
+            log.debug("[{}] End offsets of {} not known yet: {}", node, partitions, e.toString());
         }
     }
 
@@ -678,7 +512,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (!paused && inFlight.get() >= max) {
             consumer.pause(consumer.assignment());
             paused = true;
-            log.debug("{} records in flight: fetching paused", inFlight.get());
+            log.debug("[{}] {} records in flight: fetching paused", node, inFlight.get());
         } else if (paused && inFlight.get() <= max / 2) {
             consumer.resume(consumer.paused());
             paused = false;
@@ -705,15 +539,16 @@ public class KafkaClusterMember implements SmartLifecycle {
                 positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
-                commitFailures.increment();
-                log.warn("Committing {} failed; their records after the last commit will be delivered again", offsets.keySet(), e);
+                stats.commitFailures.increment();
+                log.warn("[{}] Committing {} failed; their records after the last commit will be delivered again", node,
+                        offsets.keySet(), e);
             }
         } else {
             consumer.commitAsync(offsets, (committed, error) -> {
                 if (error != null) {
-                    commitFailures.increment();
-                    commitLog.warn(suppressed -> log.warn("Committing {} failed; retried at the next interval ({} more failures since the "
-                            + "last report): {}", offsets.keySet(), suppressed, error.toString()));
+                    stats.commitFailures.increment();
+                    commitLog.warn(suppressed -> log.warn("[{}] Committing {} failed; retried at the next interval ({} more failures since "
+                            + "the last report): {}", node, offsets.keySet(), suppressed, error.toString()));
                     return;
                 }
                 // called back on the consumer thread, within a poll or a commit
@@ -764,16 +599,17 @@ public class KafkaClusterMember implements SmartLifecycle {
             tracker.release();
             ids.add(tracker.partition());
         }
-        log.info("Partitions {} of '{}' {}; owned now {}", ids, properties.getTopic(), commit ? "revoked" : "lost", getOwnedPartitions());
+        log.info("[{}] Partitions {} of '{}' {}; owned now {}", node, ids, properties.getTopic(), commit ? "revoked" : "lost",
+                getOwnedPartitions());
         partitionsChanged(ids, Set.of());
     }
 
     private void awaitInFlight(PartitionTracker tracker, long deadline) {
         try {
             if (!tracker.beginRevoke(Math.max(0, deadline - System.nanoTime()))) {
-                abandoned.add(tracker.inFlight());
-                log.warn("Partition {} revoked with {} record(s) still in flight after {}; the next owner delivers them again",
-                        tracker.partition(), tracker.inFlight(), properties.getRevocationTimeout());
+                stats.abandoned.add(tracker.inFlight());
+                log.warn("[{}-{}] Partition revoked with {} record(s) still in flight after {}; the next owner delivers them "
+                        + "again", properties.getTopic(), tracker.partition(), tracker.inFlight(), properties.getRevocationTimeout());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -785,21 +621,21 @@ public class KafkaClusterMember implements SmartLifecycle {
         for (Integer partition : partitions) {
             PartitionTracker tracker = tracker(partition);
             if (tracker == null) {
-                log.warn("Partition {} of '{}' was added after this node started; restart the node to take it", partition,
-                        properties.getTopic());
+                log.warn("[{}-{}] Partition added after this node started; restart the node to take it", properties.getTopic(),
+                        partition);
                 continue;
             }
             tracker.assign();
             ids.add(partition);
         }
         if (!ids.isEmpty()) {
-            log.info("Partitions {} of '{}' assigned; owned now {}", ids, properties.getTopic(), getOwnedPartitions());
+            log.info("[{}] Partitions {} of '{}' assigned; owned now {}", node, ids, properties.getTopic(), getOwnedPartitions());
         }
         partitionsChanged(Set.of(), ids);
     }
 
     private void partitionsChanged(Set<Integer> revoked, Set<Integer> assigned) {
-        rebalances.increment();
+        stats.rebalances.increment();
         assignmentListeners.forEach(Runnable::run);
         if (revoked.isEmpty() && assigned.isEmpty()) {
             return;
@@ -807,7 +643,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         try {
             actorSystemContext.tellWithHighPriority(new TbPartitionChangeMsg(getOwnedPartitions(), revoked, assigned, partitionCount));
         } catch (RuntimeException e) {
-            log.warn("Could not tell the root actor that partitions changed (revoked {}, assigned {}): {}", revoked, assigned,
+            log.warn("[{}] Could not tell the root actor that partitions changed (revoked {}, assigned {}): {}", node, revoked, assigned,
                     e.getMessage());
         }
     }
@@ -850,12 +686,17 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return times this node gave its partitions up because it could not confirm its membership in time */
     public long getFencedCount() {
-        return fenced.sum();
+        return stats.fenced.sum();
     }
 
     /** @param channel answers the records that carry a request, once they are processed or given up */
     void setReplies(KafkaTbNodeChannel channel) {
         this.replies = channel;
+    }
+
+    /** @return what answers the records that carry a request, or null before it is set */
+    KafkaTbNodeChannel replies() {
+        return replies;
     }
 
     /** @param listener run on the consumer thread after every ownership change */
@@ -882,7 +723,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return times this node found the topic with more partitions than it knew, and hashed with the new count */
     public long getPartitionCountChanges() {
-        return partitionCountChanges.sum();
+        return stats.partitionCountChanges.sum();
     }
 
     /** @return the topic's partition count as this node hashes with it: read at start, updated when partitions are added; 0 before */
@@ -898,7 +739,6 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     /**
-     * @param partition a partition
      * @return its consumer lag, or -1 when it is not owned or not known yet
      */
     public long getLag(int partition) {
@@ -913,17 +753,17 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return records polled since start */
     public long getConsumedCount() {
-        return consumed.sum();
+        return stats.consumed.sum();
     }
 
     /** @return records skipped because they could not be decoded */
     public long getUndecodableCount() {
-        return undecodable.sum();
+        return stats.undecodable.sum();
     }
 
     /** @return ownership changes (assignments, revocations, losses) since start */
     public long getRebalanceCount() {
-        return rebalances.sum();
+        return stats.rebalances.sum();
     }
 
     /**
@@ -931,7 +771,7 @@ public class KafkaClusterMember implements SmartLifecycle {
      *     delivers them again, so they may be processed twice
      */
     public long getAbandonedCount() {
-        return abandoned.sum();
+        return stats.abandoned.sum();
     }
 
     /** @return deliveries that came back unprocessed and were delivered again */
@@ -951,7 +791,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return records written to the dead-letter topic after their redeliveries */
     public long getDeadLetteredCount() {
-        return deadLettered.sum();
+        return stats.deadLettered.sum();
     }
 
     /** @return deliveries of records not completed within the processing timeout */
@@ -961,9 +801,7 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /** @return records written to the dead-letter topic since start, by reason (every reason listed) */
     public Map<DeadLetterPublisher.Reason, Long> getDeadLetteredCountByReason() {
-        Map<DeadLetterPublisher.Reason, Long> counts = new EnumMap<>(DeadLetterPublisher.Reason.class);
-        deadLetteredByReason.forEach((reason, count) -> counts.put(reason, count.sum()));
-        return counts;
+        return stats.deadLetteredByReason();
     }
 
     /** @return the dead-letter topic */
@@ -971,29 +809,17 @@ public class KafkaClusterMember implements SmartLifecycle {
         return deadLetters.getTopic();
     }
 
-    private void remember(TbClusterDeadLetter deadLetter) {
-        synchronized (recentDeadLetters) {
-            if (recentDeadLetters.size() == RECENT_DEAD_LETTERS) {
-                recentDeadLetters.removeFirst();
-            }
-            recentDeadLetters.addLast(deadLetter);
-        }
-    }
-
     /** @return the last records written to the dead-letter topic (at most {@value #RECENT_DEAD_LETTERS}), newest last */
     public List<TbClusterDeadLetter> getRecentDeadLetters() {
-        synchronized (recentDeadLetters) {
-            return List.copyOf(recentDeadLetters);
-        }
+        return stats.recentDeadLetters();
     }
 
     /** @return offset commits that failed (each is retried at the next interval or left to the next owner) */
     public long getCommitFailureCount() {
-        return commitFailures.sum();
+        return stats.commitFailures.sum();
     }
 
     /**
-     * @param partition a partition
      * @return how long the oldest record of the partition handed and not yet completed has been in flight, or null
      *     when the partition is not owned or has none
      */

@@ -1,6 +1,7 @@
 package io.tbactors.kafka;
 
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.core.RateLimitedWarning;
 import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.kafka.codec.TbEncodedMsg;
 import java.nio.charset.StandardCharsets;
@@ -96,8 +97,8 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
     private final LongAdder repliesTimedOut = new LongAdder();
     private final LongAdder repliesSent = new LongAdder();
     private final LongAdder repliesFailed = new LongAdder();
-    private final RateLimitedLog replyLog = new RateLimitedLog(Duration.ofSeconds(10));
-    private final RateLimitedLog inboxLog = new RateLimitedLog(Duration.ofSeconds(30));
+    private final RateLimitedWarning replyLog = new RateLimitedWarning(Duration.ofSeconds(10));
+    private final RateLimitedWarning inboxLog = new RateLimitedWarning(Duration.ofSeconds(30));
     private final CountDownLatch ready = new CountDownLatch(1);
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile boolean running;
@@ -114,8 +115,8 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
         this.properties = properties;
         this.configs = configs;
         this.codec = codec;
-        this.listeners = new BroadcastListeners(listeners);
         this.nodeId = properties.nodeName();
+        this.listeners = new BroadcastListeners(nodeId, listeners);
         this.inboxTopic = properties.inboxTopicOf(nodeId);
         this.producerFactory = new DefaultKafkaProducerFactory<>(configs.producer());
         this.template = new KafkaTemplate<>(producerFactory);
@@ -181,11 +182,11 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
             }
             consumer = created;
             ready.countDown();
-            log.info("Reading inbox topic '{}' of node '{}'", inboxTopic, nodeId);
+            log.info("[{}] Reading inbox topic '{}'", nodeId, inboxTopic);
             return true;
         } catch (RuntimeException e) {
-            inboxLog.warn(suppressed -> log.warn("Inbox topic '{}' not readable yet; retrying every {} ({} more attempts since the last "
-                    + "report): {}", inboxTopic, RETRY_BACKOFF, suppressed, e.toString()));
+            inboxLog.warn(suppressed -> log.warn("[{}] Inbox topic '{}' not readable yet; retrying every {} ({} more attempts since "
+                    + "the last report): {}", nodeId, inboxTopic, RETRY_BACKOFF, suppressed, e.toString()));
             return false;
         }
     }
@@ -222,10 +223,10 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
                 receive(record);
             }
         } catch (WakeupException e) {
-            log.debug("Inbox consumer woken up");
+            log.debug("[{}] Inbox consumer woken up", nodeId);
         } catch (RuntimeException e) {
-            inboxLog.warn(suppressed -> log.warn("Polling inbox topic '{}' failed; retrying in {} ({} more since the last report)",
-                    inboxTopic, RETRY_BACKOFF, suppressed, e));
+            inboxLog.warn(suppressed -> log.warn("[{}] Polling inbox topic '{}' failed; retrying in {} ({} more since the last "
+                    + "report)", nodeId, inboxTopic, RETRY_BACKOFF, suppressed, e));
             backOff();
         }
     }
@@ -240,14 +241,14 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
             try {
                 msg = codec.decode(type, record.value());
             } catch (RuntimeException e) {
-                log.warn("Skipped broadcast {}@{} from node '{}' that could not be decoded: {}", inboxTopic, record.offset(),
+                log.warn("[{}] Skipped broadcast {}@{} from node '{}' that could not be decoded: {}", nodeId, inboxTopic, record.offset(),
                         header(record.headers(), FROM_HEADER), e.toString());
                 return;
             }
             broadcastsReceived.increment();
             listeners.deliver(msg);
         } else {
-            log.warn("Skipped record {}@{} of unknown kind '{}'", inboxTopic, record.offset(), kind);
+            log.warn("[{}] Skipped record {}@{} of unknown kind '{}'", nodeId, inboxTopic, record.offset(), kind);
         }
     }
 
@@ -284,7 +285,7 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
         }
         try {
             if (!ended.await(10, TimeUnit.SECONDS)) {
-                log.warn("The inbox thread {} did not end in time", inboxThread.getName());
+                log.warn("[{}] The inbox thread {} did not end in time", nodeId, inboxThread.getName());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -318,7 +319,7 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            log.info("Could not delete inbox topic '{}': {}", inboxTopic, e.toString());
+            log.info("[{}] Could not delete inbox topic '{}': {}", nodeId, inboxTopic, e.toString());
         }
     }
 
@@ -485,8 +486,8 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
                 repliesSent.increment();
             } else {
                 repliesFailed.increment();
-                replyLog.warn(suppressed -> log.warn("Answering request {} of node '{}' failed; it will time out there ({} more since "
-                        + "the last report): {}", requestId, replyTo, suppressed, error.toString()));
+                replyLog.warn(suppressed -> log.warn("[{}] Answering request {} of node '{}' failed; it will time out there ({} more "
+                        + "since the last report): {}", nodeId, requestId, replyTo, suppressed, error.toString()));
             }
         });
     }

@@ -10,7 +10,7 @@ public class LocalTbNodeChannel implements TbNodeChannel {
     private final BroadcastListeners listeners;
 
     LocalTbNodeChannel(List<TbBroadcastListener> listeners) {
-        this.listeners = new BroadcastListeners(listeners);
+        this.listeners = new BroadcastListeners("local", listeners);
     }
 
     @Override

@@ -25,6 +25,8 @@ final class OwnershipLease {
     private volatile long pulseNanos = System.nanoTime();
     private volatile boolean lapsed;
     private volatile Thread pulse;
+    /** The node whose partitions the lease guards: the prefix of its log line and of its thread's name. */
+    private volatile String node = "?";
 
     /** @param durationMillis how old the pulse may be before the lease lapses */
     OwnershipLease(long durationMillis) {
@@ -47,12 +49,13 @@ final class OwnershipLease {
         return TimeUnit.NANOSECONDS.toMillis(durationNanos);
     }
 
-    synchronized void start(String name) {
+    synchronized void start(String node) {
         if (pulse != null) {
             return;
         }
+        this.node = node;
         renew();
-        Thread thread = new Thread(this::beat, name);
+        Thread thread = new Thread(this::beat, "tb-cluster-pulse-" + node);
         thread.setDaemon(true);
         pulse = thread;
         thread.start();
@@ -79,8 +82,8 @@ final class OwnershipLease {
         if (now - pulseNanos >= durationNanos && !lapsed) {
             // before the new pulse is published: whoever sees the new pulse sees the lapse too
             lapsed = true;
-            log.warn("This process did not run for {} ms (lease {} ms): the partitions it owned are no longer its own until Kafka "
-                    + "confirms its membership", TimeUnit.NANOSECONDS.toMillis(now - pulseNanos), durationMillis());
+            log.warn("[{}] This process did not run for {} ms (lease {} ms): the partitions it owned are no longer its own until "
+                    + "Kafka confirms its membership", node, TimeUnit.NANOSECONDS.toMillis(now - pulseNanos), durationMillis());
         }
         pulseNanos = now;
     }

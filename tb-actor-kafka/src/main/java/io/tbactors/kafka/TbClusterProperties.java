@@ -1,7 +1,6 @@
 package io.tbactors.kafka;
 
 import io.tbactors.api.TbActorMsg;
-import io.tbactors.spring.InvalidTbActorsPropertyException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,19 +9,35 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import lombok.AccessLevel;
+import lombok.Getter;
+import lombok.Setter;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 /**
  * Scale-out over Kafka, under {@code tb.actors.cluster}: every node of the application joins one consumer group on
  * one topic; each node owns some of its partitions and the entities whose ids hash to them.
+ *
+ * <p>The class validates itself, as the starter's {@code TbActorsProperties} does: Spring Boot's binder calls
+ * {@link #validate} once the values are bound, and a bad value fails start-up with Boot's own report, which names the
+ * property, the value, where it was set and what is allowed. The cluster's settings are checked only while
+ * {@code enabled} is true; the message types always, since the codec uses them either way.
  */
+@Getter
+@Setter
 @ConfigurationProperties(prefix = TbClusterProperties.PREFIX)
-public class TbClusterProperties {
+public class TbClusterProperties implements Validator {
 
     /** Prefix of the cluster's properties. */
     public static final String PREFIX = "tb.actors.cluster";
 
     private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
+
+    private static final String INVALID = "tb.actors.cluster.invalid";
+
+    private static final String POSITIVE = "allowed is a positive duration, such as 10s or 500ms";
 
     /** Whether messages for entities are routed through Kafka to the node owning the entity's partition. */
     private boolean enabled;
@@ -48,6 +63,8 @@ public class TbClusterProperties {
      */
     private String groupInstanceId;
 
+    @Getter(AccessLevel.NONE)
+    @Setter(AccessLevel.NONE)
     private transient String generatedNodeId;
 
     /** Kafka servers to connect to; unset uses those of spring.kafka.bootstrap-servers. */
@@ -141,55 +158,64 @@ public class TbClusterProperties {
         NEVER
     }
 
-    /**
-     * Checks the values a cluster member cannot run with.
-     *
-     * @throws InvalidTbActorsPropertyException naming the property and what it may be
-     */
-    public void validate() {
-        requireText("topic", topic);
-        requireText("group-id", groupId);
-        atLeast("partitions", partitions, 1);
-        atLeast("replication-factor", replicationFactor, 1);
-        atLeast("max-in-flight", maxInFlight, 1);
-        atLeast("max-redeliveries", maxRedeliveries, 0);
-        positive("poll-timeout", pollTimeout);
-        positive("commit-interval", commitInterval);
-        positive("revocation-timeout", revocationTimeout);
-        positive("redelivery-delay", redeliveryDelay);
-        positive("max-redelivery-delay", maxRedeliveryDelay);
-        positive("processing-timeout", processingTimeout);
-        positive("send-timeout", sendTimeout);
-        positive("connectivity-check-interval", connectivityCheckInterval);
-        if (deadLetterTopic != null) {
-            requireText("dead-letter-topic", deadLetterTopic);
-            if (deadLetterTopic.equals(topic)) {
-                throw new InvalidTbActorsPropertyException(PREFIX + ".dead-letter-topic", deadLetterTopic,
-                        "a topic other than " + PREFIX + ".topic");
-            }
-        }
-        validateMessageTypes();
-        validateClientOverrides();
-        validateNodeNames();
+    @Override
+    public boolean supports(Class<?> type) {
+        return type == TbClusterProperties.class;
     }
 
-    private void validateNodeNames() {
+    /**
+     * Checks the values once they are bound: each rejected field names its property and what is allowed. The
+     * cluster's own settings only while clustering is enabled, the message types always.
+     */
+    @Override
+    public void validate(Object target, Errors errors) {
+        if (!(target instanceof TbClusterProperties p)) {
+            return;
+        }
+        p.validateMessageTypes(errors);
+        if (!p.enabled) {
+            return;
+        }
+        requireText(errors, "topic", p.topic);
+        requireText(errors, "groupId", p.groupId);
+        atLeast(errors, "partitions", p.partitions, 1);
+        atLeast(errors, "replicationFactor", p.replicationFactor, 1);
+        atLeast(errors, "maxInFlight", p.maxInFlight, 1);
+        atLeast(errors, "maxRedeliveries", p.maxRedeliveries, 0);
+        positive(errors, "pollTimeout", p.pollTimeout);
+        positive(errors, "commitInterval", p.commitInterval);
+        positive(errors, "revocationTimeout", p.revocationTimeout);
+        positive(errors, "redeliveryDelay", p.redeliveryDelay);
+        positive(errors, "maxRedeliveryDelay", p.maxRedeliveryDelay);
+        positive(errors, "processingTimeout", p.processingTimeout);
+        positive(errors, "sendTimeout", p.sendTimeout);
+        positive(errors, "connectivityCheckInterval", p.connectivityCheckInterval);
+        if (p.deadLetterTopic != null) {
+            requireText(errors, "deadLetterTopic", p.deadLetterTopic);
+            if (p.deadLetterTopic.equals(p.topic)) {
+                errors.rejectValue("deadLetterTopic", INVALID, "allowed is a topic other than " + PREFIX + ".topic");
+            }
+        }
+        p.validateClientOverrides(errors);
+        p.validateNodeNames(errors);
+    }
+
+    private void validateNodeNames(Errors errors) {
         if (nodeId != null && !NODE_NAME.matcher(nodeId).matches()) {
-            throw new InvalidTbActorsPropertyException(PREFIX + ".node-id", nodeId,
-                    "letters, digits, '.', '_' and '-' only (it names a topic), at most 200 characters, or leave it unset");
+            errors.rejectValue("nodeId", INVALID, "allowed is letters, digits, '.', '_' and '-' only (it names a topic), "
+                    + "at most 200 characters, or leave it unset");
         }
         if (groupInstanceId != null && !NODE_NAME.matcher(groupInstanceId).matches()) {
-            throw new InvalidTbActorsPropertyException(PREFIX + ".group-instance-id", groupInstanceId,
-                    "letters, digits, '.', '_' and '-' only, at most 200 characters, or leave it unset");
+            errors.rejectValue("groupInstanceId", INVALID,
+                    "allowed is letters, digits, '.', '_' and '-' only, at most 200 characters, or leave it unset");
         }
         String clientId = consumer.get("client.id");
         if (clientId != null && !NODE_NAME.matcher(clientId).matches()) {
-            throw new InvalidTbActorsPropertyException(PREFIX + ".consumer[client.id]", clientId,
-                    "letters, digits, '.', '_' and '-' only (it names this node's inbox topic unless node-id is set)");
-        }
-        if (clientId != null && nodeId != null && !clientId.equals(nodeId)) {
-            throw new InvalidTbActorsPropertyException(PREFIX + ".consumer[client.id]", clientId,
-                    "the value of " + PREFIX + ".node-id (" + nodeId + "), which is the consumer's client.id, or leave it unset");
+            errors.rejectValue("consumer[client.id]", INVALID,
+                    "allowed is letters, digits, '.', '_' and '-' only (it names this node's inbox topic unless node-id is set)");
+        } else if (clientId != null && nodeId != null && !clientId.equals(nodeId)) {
+            errors.rejectValue("consumer[client.id]", INVALID, "allowed is the value of " + PREFIX + ".node-id (" + nodeId
+                    + "), which is the consumer's client.id, or leave it unset");
         }
     }
 
@@ -227,32 +253,32 @@ public class TbClusterProperties {
     }
 
     /** Kafka client settings the cluster's delivery guarantees rest on: an override may only confirm them. */
-    private void validateClientOverrides() {
-        forbid("consumer", consumer, "group.id", "not set here: use " + PREFIX + ".group-id");
-        forbid("consumer", consumer, "group.instance.id", "not set here: use " + PREFIX + ".group-instance-id");
-        requireValue("consumer", consumer, "enable.auto.commit", "false");
-        forbid("consumer", consumer, "key.deserializer", "not set here: the cluster reads keys and values as it wrote them");
-        forbid("consumer", consumer, "value.deserializer", "not set here: the cluster reads keys and values as it wrote them");
-        requireValue("producer", producer, "acks", "all", "-1");
-        requireValue("producer", producer, "enable.idempotence", "true");
-        forbid("producer", producer, "transactional.id", "not set here: the cluster's producer is not transactional");
-        forbid("producer", producer, "key.serializer", "not set here: encode messages with a TbActorMsgCodec bean");
-        forbid("producer", producer, "value.serializer", "not set here: encode messages with a TbActorMsgCodec bean");
-        forbid("producer", producer, "max.block.ms", "not set here: use " + PREFIX + ".send-timeout");
-        forbid("producer", producer, "delivery.timeout.ms", "not set here: use " + PREFIX + ".send-timeout");
+    private void validateClientOverrides(Errors errors) {
+        forbid(errors, "consumer", consumer, "group.id", "not set here: use " + PREFIX + ".group-id");
+        forbid(errors, "consumer", consumer, "group.instance.id", "not set here: use " + PREFIX + ".group-instance-id");
+        requireValue(errors, "consumer", consumer, "enable.auto.commit", "false");
+        forbid(errors, "consumer", consumer, "key.deserializer", "not set here: the cluster reads keys and values as it wrote them");
+        forbid(errors, "consumer", consumer, "value.deserializer", "not set here: the cluster reads keys and values as it wrote them");
+        requireValue(errors, "producer", producer, "acks", "all", "-1");
+        requireValue(errors, "producer", producer, "enable.idempotence", "true");
+        forbid(errors, "producer", producer, "transactional.id", "not set here: the cluster's producer is not transactional");
+        forbid(errors, "producer", producer, "key.serializer", "not set here: encode messages with a TbActorMsgCodec bean");
+        forbid(errors, "producer", producer, "value.serializer", "not set here: encode messages with a TbActorMsgCodec bean");
+        forbid(errors, "producer", producer, "max.block.ms", "not set here: use " + PREFIX + ".send-timeout");
+        forbid(errors, "producer", producer, "delivery.timeout.ms", "not set here: use " + PREFIX + ".send-timeout");
     }
 
-    private static void requireValue(String client, Map<String, String> overrides, String key, String... allowed) {
+    private static void requireValue(Errors errors, String client, Map<String, String> overrides, String key, String... allowed) {
         String value = overrides.get(key);
         if (value != null && !List.of(allowed).contains(value.strip().toLowerCase(Locale.ROOT))) {
-            throw new InvalidTbActorsPropertyException(PREFIX + "." + client + "[" + key + "]", value,
-                    String.join(" or ", allowed) + " (anything else weakens delivery), or leave it unset");
+            errors.rejectValue(client + "[" + key + "]", INVALID, "allowed is " + String.join(" or ", allowed)
+                    + " (anything else weakens delivery), or leave it unset");
         }
     }
 
-    private static void forbid(String client, Map<String, String> overrides, String key, String allowed) {
+    private static void forbid(Errors errors, String client, Map<String, String> overrides, String key, String allowed) {
         if (overrides.containsKey(key)) {
-            throw new InvalidTbActorsPropertyException(PREFIX + "." + client + "[" + key + "]", overrides.get(key), allowed);
+            errors.rejectValue(client + "[" + key + "]", INVALID, "allowed is " + allowed);
         }
     }
 
@@ -261,250 +287,47 @@ public class TbClusterProperties {
         return deadLetterTopic != null ? deadLetterTopic : topic + ".dlt";
     }
 
-    private void validateMessageTypes() {
+    private void validateMessageTypes(Errors errors) {
         messageTypes.forEach((name, type) -> {
             if (type == null || !TbActorMsg.class.isAssignableFrom(type)) {
-                throw new InvalidTbActorsPropertyException(PREFIX + ".message-types." + name, type == null ? null : type.getName(),
-                        "the name of a class that implements " + TbActorMsg.class.getName());
+                errors.rejectValue("messageTypes[" + name + "]", INVALID,
+                        "allowed is the name of a class that implements " + TbActorMsg.class.getName());
             }
         });
     }
 
-    private static void requireText(String name, String value) {
+    private static void requireText(Errors errors, String field, String value) {
         if (value == null || value.isBlank()) {
-            throw new InvalidTbActorsPropertyException(PREFIX + "." + name, value, "a non-blank name");
+            errors.rejectValue(field, INVALID, "allowed is a non-blank name");
         }
     }
 
-    private static void atLeast(String name, int value, int minimum) {
+    private static void atLeast(Errors errors, String field, int value, int minimum) {
         if (value < minimum) {
-            throw new InvalidTbActorsPropertyException(PREFIX + "." + name, value, "a whole number of at least " + minimum);
+            errors.rejectValue(field, INVALID, "allowed is a whole number of at least " + minimum);
         }
     }
 
-    private static void positive(String name, Duration value) {
+    private static void positive(Errors errors, String field, Duration value) {
         if (value == null || value.isZero() || value.isNegative()) {
-            throw new InvalidTbActorsPropertyException(PREFIX + "." + name, value, "a positive duration, such as 10s or 500ms");
+            errors.rejectValue(field, INVALID, POSITIVE);
         }
     }
 
     /**
-     * @return the message types, checked to be messages
-     * @throws InvalidTbActorsPropertyException naming a type that is not a message
+     * @return the message types, each a message type (the binder's validation refused any other)
+     * @throws IllegalStateException naming a type that is not a message, when these properties were not bound by Spring
      */
     @SuppressWarnings("unchecked")
     public Map<String, Class<? extends TbActorMsg>> messageTypesAsMessages() {
-        validateMessageTypes();
         Map<String, Class<? extends TbActorMsg>> types = new LinkedHashMap<>();
-        messageTypes.forEach((name, type) -> types.put(name, (Class<? extends TbActorMsg>) type));
+        messageTypes.forEach((name, type) -> {
+            if (type == null || !TbActorMsg.class.isAssignableFrom(type)) {
+                throw new IllegalStateException(PREFIX + ".message-types." + name + " is " + type
+                        + ": allowed is the name of a class that implements " + TbActorMsg.class.getName());
+            }
+            types.put(name, (Class<? extends TbActorMsg>) type);
+        });
         return types;
-    }
-
-    public String getNodeId() {
-        return nodeId;
-    }
-
-    public void setNodeId(String nodeId) {
-        this.nodeId = nodeId;
-    }
-
-    public String getGroupInstanceId() {
-        return groupInstanceId;
-    }
-
-    public void setGroupInstanceId(String groupInstanceId) {
-        this.groupInstanceId = groupInstanceId;
-    }
-
-    public boolean isEnabled() {
-        return enabled;
-    }
-
-    public void setEnabled(boolean enabled) {
-        this.enabled = enabled;
-    }
-
-    public String getTopic() {
-        return topic;
-    }
-
-    public void setTopic(String topic) {
-        this.topic = topic;
-    }
-
-    public String getGroupId() {
-        return groupId;
-    }
-
-    public void setGroupId(String groupId) {
-        this.groupId = groupId;
-    }
-
-    public List<String> getBootstrapServers() {
-        return bootstrapServers;
-    }
-
-    public void setBootstrapServers(List<String> bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
-    }
-
-    public boolean isCreateTopic() {
-        return createTopic;
-    }
-
-    public void setCreateTopic(boolean createTopic) {
-        this.createTopic = createTopic;
-    }
-
-    public int getPartitions() {
-        return partitions;
-    }
-
-    public void setPartitions(int partitions) {
-        this.partitions = partitions;
-    }
-
-    public short getReplicationFactor() {
-        return replicationFactor;
-    }
-
-    public void setReplicationFactor(short replicationFactor) {
-        this.replicationFactor = replicationFactor;
-    }
-
-    public LocalDelivery getLocalDelivery() {
-        return localDelivery;
-    }
-
-    public void setLocalDelivery(LocalDelivery localDelivery) {
-        this.localDelivery = localDelivery;
-    }
-
-    public Duration getPollTimeout() {
-        return pollTimeout;
-    }
-
-    public void setPollTimeout(Duration pollTimeout) {
-        this.pollTimeout = pollTimeout;
-    }
-
-    public Duration getCommitInterval() {
-        return commitInterval;
-    }
-
-    public void setCommitInterval(Duration commitInterval) {
-        this.commitInterval = commitInterval;
-    }
-
-    public int getMaxInFlight() {
-        return maxInFlight;
-    }
-
-    public void setMaxInFlight(int maxInFlight) {
-        this.maxInFlight = maxInFlight;
-    }
-
-    public Duration getRevocationTimeout() {
-        return revocationTimeout;
-    }
-
-    public void setRevocationTimeout(Duration revocationTimeout) {
-        this.revocationTimeout = revocationTimeout;
-    }
-
-    public int getMaxRedeliveries() {
-        return maxRedeliveries;
-    }
-
-    public void setMaxRedeliveries(int maxRedeliveries) {
-        this.maxRedeliveries = maxRedeliveries;
-    }
-
-    public Duration getRedeliveryDelay() {
-        return redeliveryDelay;
-    }
-
-    public void setRedeliveryDelay(Duration redeliveryDelay) {
-        this.redeliveryDelay = redeliveryDelay;
-    }
-
-    public Duration getMaxRedeliveryDelay() {
-        return maxRedeliveryDelay;
-    }
-
-    public void setMaxRedeliveryDelay(Duration maxRedeliveryDelay) {
-        this.maxRedeliveryDelay = maxRedeliveryDelay;
-    }
-
-    public Duration getProcessingTimeout() {
-        return processingTimeout;
-    }
-
-    public void setProcessingTimeout(Duration processingTimeout) {
-        this.processingTimeout = processingTimeout;
-    }
-
-    public String getDeadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    public void setDeadLetterTopic(String deadLetterTopic) {
-        this.deadLetterTopic = deadLetterTopic;
-    }
-
-    public Duration getSendTimeout() {
-        return sendTimeout;
-    }
-
-    public void setSendTimeout(Duration sendTimeout) {
-        this.sendTimeout = sendTimeout;
-    }
-
-    public boolean isStartWithoutKafka() {
-        return startWithoutKafka;
-    }
-
-    public void setStartWithoutKafka(boolean startWithoutKafka) {
-        this.startWithoutKafka = startWithoutKafka;
-    }
-
-    public Duration getConnectivityCheckInterval() {
-        return connectivityCheckInterval;
-    }
-
-    public void setConnectivityCheckInterval(Duration connectivityCheckInterval) {
-        this.connectivityCheckInterval = connectivityCheckInterval;
-    }
-
-    public boolean isRefuseTrafficWhileUnreachable() {
-        return refuseTrafficWhileUnreachable;
-    }
-
-    public void setRefuseTrafficWhileUnreachable(boolean refuseTrafficWhileUnreachable) {
-        this.refuseTrafficWhileUnreachable = refuseTrafficWhileUnreachable;
-    }
-
-    public Map<String, Class<?>> getMessageTypes() {
-        return messageTypes;
-    }
-
-    public void setMessageTypes(Map<String, Class<?>> messageTypes) {
-        this.messageTypes = messageTypes;
-    }
-
-    public Map<String, String> getConsumer() {
-        return consumer;
-    }
-
-    public void setConsumer(Map<String, String> consumer) {
-        this.consumer = consumer;
-    }
-
-    public Map<String, String> getProducer() {
-        return producer;
-    }
-
-    public void setProducer(Map<String, String> producer) {
-        this.producer = producer;
     }
 }

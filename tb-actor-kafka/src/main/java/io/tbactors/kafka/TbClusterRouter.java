@@ -40,7 +40,6 @@ public interface TbClusterRouter {
     CompletableFuture<Void> request(String entityType, UUID entityId, TbActorMsg msg, Duration timeout);
 
     /**
-     * @param entityId an entity id
      * @return whether a message sent now for that entity would be delivered locally
      */
     boolean isLocal(UUID entityId);

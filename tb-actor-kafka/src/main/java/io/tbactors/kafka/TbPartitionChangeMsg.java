@@ -33,7 +33,6 @@ public record TbPartitionChangeMsg(Set<Integer> owned, Set<Integer> revoked, Set
     }
 
     /**
-     * @param entityId an entity id
      * @return whether this node owns the entity's partition
      */
     public boolean isOwned(UUID entityId) {
@@ -41,7 +40,6 @@ public record TbPartitionChangeMsg(Set<Integer> owned, Set<Integer> revoked, Set
     }
 
     /**
-     * @param actorId an actor id
      * @return whether it is an entity's actor whose partition this node does not own (actors of other ids are kept)
      */
     public boolean isNotOwned(TbActorId actorId) {

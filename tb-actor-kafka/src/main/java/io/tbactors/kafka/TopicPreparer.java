@@ -88,7 +88,7 @@ class TopicPreparer {
         try {
             admin.createTopics(List.of(new NewTopic(topic, properties.getPartitions(), properties.getReplicationFactor())))
                     .all().get(timeoutMillis, TimeUnit.MILLISECONDS);
-            log.info("Created topic '{}' with {} partitions", topic, properties.getPartitions());
+            log.info("[{}] Created topic '{}' with {} partitions", properties.nodeName(), topic, properties.getPartitions());
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw e;

@@ -23,20 +23,39 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.origin.Origin;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.validation.BeanPropertyBindingResult;
+import org.springframework.validation.Errors;
+import org.springframework.validation.FieldError;
 import tools.jackson.databind.json.JsonMapper;
 
+@ExtendWith(OutputCaptureExtension.class)
 class TbClusterAutoConfigurationTests {
+
+    @SpringBootConfiguration
+    @ImportAutoConfiguration({TbActorsAutoConfiguration.class, TbClusterAutoConfiguration.class})
+    static class App {
+    }
 
     /** What the test root does with each envelope. */
     enum Behaviour { PROCESS, FAIL, STOP_ONCE, STOP_ALWAYS, LATER }
@@ -232,43 +251,74 @@ class TbClusterAutoConfigurationTests {
                 assertThat(context).hasNotFailed().doesNotHaveBean(TbClusterRouter.class));
     }
 
-    @ParameterizedTest(name = "{0}={1} fails naming the property and allowing {3}")
+    @ParameterizedTest(name = "tb.actors.cluster.{0}={2} fails binding as field {1}, allowing {4}")
     @CsvSource(delimiter = ';', value = {
-        "tb.actors.cluster.partitions; 0; 0; a whole number of at least 1",
-        "tb.actors.cluster.replication-factor; 0; 0; a whole number of at least 1",
-        "tb.actors.cluster.max-in-flight; 0; 0; a whole number of at least 1",
-        "tb.actors.cluster.max-redeliveries; -1; -1; a whole number of at least 0",
-        "tb.actors.cluster.topic; ' '; ' '; a non-blank name",
-        "tb.actors.cluster.group-id; ' '; ' '; a non-blank name",
-        "tb.actors.cluster.poll-timeout; 0s; PT0S; a positive duration",
-        "tb.actors.cluster.commit-interval; -1s; PT-1S; a positive duration",
-        "tb.actors.cluster.revocation-timeout; 0ms; PT0S; a positive duration",
-        "tb.actors.cluster.redelivery-delay; 0ms; PT0S; a positive duration",
-        "tb.actors.cluster.message-types.ping; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg",
-        "tb.actors.cluster.max-redelivery-delay; 0s; PT0S; a positive duration",
-        "tb.actors.cluster.processing-timeout; 0s; PT0S; a positive duration",
-        "tb.actors.cluster.send-timeout; -5s; PT-5S; a positive duration",
-        "tb.actors.cluster.dead-letter-topic; tb-actors.entities; tb-actors.entities; a topic other than tb.actors.cluster.topic",
-        "tb.actors.cluster.consumer[enable.auto.commit]; true; true; false (anything else weakens delivery), or leave it unset",
-        "tb.actors.cluster.consumer[group.id]; other; other; use tb.actors.cluster.group-id",
-        "tb.actors.cluster.consumer[value.deserializer]; x.Y; x.Y; not set here",
-        "tb.actors.cluster.producer[acks]; 1; 1; all or -1 (anything else weakens delivery), or leave it unset",
-        "tb.actors.cluster.producer[enable.idempotence]; false; false; true (anything else weakens delivery), or leave it unset",
-        "tb.actors.cluster.producer[transactional.id]; tx; tx; not set here",
-        "tb.actors.cluster.producer[delivery.timeout.ms]; 120000; 120000; use tb.actors.cluster.send-timeout",
-        "tb.actors.cluster.producer[max.block.ms]; 60000; 60000; use tb.actors.cluster.send-timeout",
-        "tb.actors.cluster.consumer[group.instance.id]; pod-1; pod-1; use tb.actors.cluster.group-instance-id",
-        "tb.actors.cluster.node-id; node/1; node/1; letters, digits, '.', '_' and '-' only (it names a topic)",
-        "tb.actors.cluster.group-instance-id; pod 1; pod 1; letters, digits, '.', '_' and '-' only"
+        "partitions; partitions; 0; 0; a whole number of at least 1",
+        "replication-factor; replicationFactor; 0; 0; a whole number of at least 1",
+        "max-in-flight; maxInFlight; 0; 0; a whole number of at least 1",
+        "max-redeliveries; maxRedeliveries; -1; -1; a whole number of at least 0",
+        "topic; topic; ' '; ' '; a non-blank name",
+        "group-id; groupId; ' '; ' '; a non-blank name",
+        "poll-timeout; pollTimeout; 0s; PT0S; a positive duration",
+        "commit-interval; commitInterval; -1s; PT-1S; a positive duration",
+        "revocation-timeout; revocationTimeout; 0ms; PT0S; a positive duration",
+        "redelivery-delay; redeliveryDelay; 0ms; PT0S; a positive duration",
+        "message-types.ping; messageTypes[ping]; java.lang.String; java.lang.String; a class that implements io.tbactors.api.TbActorMsg",
+        "max-redelivery-delay; maxRedeliveryDelay; 0s; PT0S; a positive duration",
+        "processing-timeout; processingTimeout; 0s; PT0S; a positive duration",
+        "send-timeout; sendTimeout; -5s; PT-5S; a positive duration",
+        "connectivity-check-interval; connectivityCheckInterval; 0s; PT0S; a positive duration",
+        "dead-letter-topic; deadLetterTopic; tb-actors.entities; tb-actors.entities; a topic other than tb.actors.cluster.topic",
+        "consumer[enable.auto.commit]; consumer[enable.auto.commit]; true; true; false (anything else weakens delivery), or leave it unset",
+        "consumer[group.id]; consumer[group.id]; other; other; use tb.actors.cluster.group-id",
+        "consumer[value.deserializer]; consumer[value.deserializer]; x.Y; x.Y; not set here",
+        "producer[acks]; producer[acks]; 1; 1; all or -1 (anything else weakens delivery), or leave it unset",
+        "producer[enable.idempotence]; producer[enable.idempotence]; false; false; true (anything else weakens delivery)",
+        "producer[transactional.id]; producer[transactional.id]; tx; tx; not set here",
+        "producer[delivery.timeout.ms]; producer[delivery.timeout.ms]; 120000; 120000; use tb.actors.cluster.send-timeout",
+        "producer[max.block.ms]; producer[max.block.ms]; 60000; 60000; use tb.actors.cluster.send-timeout",
+        "consumer[group.instance.id]; consumer[group.instance.id]; pod-1; pod-1; use tb.actors.cluster.group-instance-id",
+        "node-id; nodeId; node/1; node/1; letters, digits, '.', '_' and '-' only (it names a topic)",
+        "group-instance-id; groupInstanceId; pod 1; pod 1; letters, digits, '.', '_' and '-' only"
     })
-    void anInvalidClusterPropertyFailsStartUpWithAnAnalysisNamingIt(String property, String value, String shown, String allowed) {
+    void anInvalidClusterPropertyFailsBindingNamingThePropertyAndWhatIsAllowed(String name, String field, String value,
+                                                                               String shown, String allowed) {
+        String property = "tb.actors.cluster." + name;
         runner.withPropertyValues("tb.actors.cluster.enabled=true", property + "=" + value).run(context -> {
             assertThat(context).hasFailed();
-            FailureAnalysis analysis = new TbActorsFailureAnalyzer().analyze(context.getStartupFailure());
-            assertThat(analysis).isNotNull();
-            assertThat(analysis.getDescription()).isEqualTo("Invalid value '" + shown.strip() + "' for property '" + property + "'.");
-            assertThat(analysis.getAction()).contains(allowed);
+            assertThat(context).getFailure().rootCause().isInstanceOf(BindValidationException.class);
+            BindValidationException failure = (BindValidationException) NestedExceptionUtils.getRootCause(context.getStartupFailure());
+            assertThat(failure.getValidationErrors().getName().toString()).isEqualTo("tb.actors.cluster");
+            assertThat(failure.getValidationErrors().getAllErrors()).singleElement().isInstanceOfSatisfying(FieldError.class, error -> {
+                assertThat(error.getField()).isEqualTo(field);
+                assertThat(String.valueOf(error.getRejectedValue())).contains(shown.strip());
+                assertThat(error.getDefaultMessage()).startsWith("allowed is ").contains(allowed);
+                if (!field.contains("[")) {
+                    assertThat(Origin.from(error)).as("origin of %s", property).isNotNull();
+                }
+            });
+            assertThat(failure.getValidationErrors().getBoundProperties()).anySatisfy(bound ->
+                    assertThat(bound.getName().toString()).isEqualTo(property));
+            assertThat(new TbActorsFailureAnalyzer().analyze(context.getStartupFailure()))
+                    .as("left to Spring Boot's validation report, as the starter's properties are").isNull();
         });
+    }
+
+    @Test
+    void messageTypesAreCheckedEvenWhileClusteringIsOffSinceTheCodecUsesThem() {
+        runner.withPropertyValues("tb.actors.cluster.message-types.ping=java.lang.String").run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(BindValidationException.class)
+                        .hasMessageContaining("messageTypes[ping]").hasMessageContaining("implements io.tbactors.api.TbActorMsg"));
+    }
+
+    @Test
+    void springBootsReportNamesTheBadClusterPropertyItsOriginAndWhatIsAllowed(CapturedOutput output) {
+        assertThatThrownBy(() -> new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
+                .properties("spring.main.banner-mode=off", "tb.actors.cluster.enabled=true", "tb.actors.cluster.partitions=0")
+                .run().close()).hasRootCauseInstanceOf(BindValidationException.class);
+        assertThat(output.getOut() + output.getErr()).contains("Binding to target")
+                .contains("Property: tb.actors.cluster.partitions").contains("Value: \"0\"")
+                .contains("Reason: allowed is a whole number of at least 1");
     }
 
     @Test
@@ -278,7 +328,8 @@ class TbClusterAutoConfigurationTests {
         properties.getProducer().put("acks", "-1");
         properties.getProducer().put("enable.idempotence", "TRUE");
         properties.getProducer().put("linger.ms", "20");
-        properties.validate();
+        properties.setEnabled(true);
+        assertThat(validated(properties).getAllErrors()).isEmpty();
         assertThat(new KafkaClientConfigs(properties, null, null).producer()).containsEntry("acks", "-1").containsEntry("linger.ms", "20");
     }
 
@@ -325,7 +376,8 @@ class TbClusterAutoConfigurationTests {
     void staticMembershipSetsTheGroupInstanceIdAndNamesTheNodeAfterIt() {
         TbClusterProperties properties = new TbClusterProperties();
         properties.setGroupInstanceId("pod-1");
-        properties.validate();
+        properties.setEnabled(true);
+        assertThat(validated(properties).getAllErrors()).isEmpty();
 
         KafkaClientConfigs configs = new KafkaClientConfigs(properties, null, null);
 
@@ -354,10 +406,19 @@ class TbClusterAutoConfigurationTests {
         TbClusterProperties properties = new TbClusterProperties();
         properties.setNodeId("node-1");
         properties.getConsumer().put("client.id", "other");
+        properties.setEnabled(true);
 
-        assertThatThrownBy(properties::validate).hasMessageContaining("tb.actors.cluster.consumer[client.id]")
-                .hasMessageContaining("other").satisfies(e -> assertThat(((io.tbactors.spring.InvalidTbActorsPropertyException) e)
-                        .getAllowed()).contains("node-1"));
+        assertThat(validated(properties).getFieldErrors()).singleElement().satisfies(error -> {
+            assertThat(error.getField()).isEqualTo("consumer[client.id]");
+            assertThat(error.getRejectedValue()).isEqualTo("other");
+            assertThat(error.getDefaultMessage()).contains("tb.actors.cluster.node-id (node-1)");
+        });
+    }
+
+    private static Errors validated(TbClusterProperties properties) {
+        Errors errors = new BeanPropertyBindingResult(properties, TbClusterProperties.PREFIX);
+        properties.validate(properties, errors);
+        return errors;
     }
 
     @Test

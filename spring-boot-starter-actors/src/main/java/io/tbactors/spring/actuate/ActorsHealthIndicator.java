@@ -28,7 +28,6 @@ public class ActorsHealthIndicator extends AbstractHealthIndicator {
     private final long backlogWarningThreshold;
 
     /**
-     * @param actorSystem the actor system
      * @param actorSystemContext tells whether the application still accepts messages
      * @param backlogWarningThreshold waiting messages above which the status is {@link #WARNING}
      */

@@ -130,7 +130,6 @@ public final class ReadingStore {
     }
 
     /**
-     * @param device a device
      * @param seq a reading
      * @return whether its asynchronous storing was started and not finished yet
      */
@@ -167,7 +166,6 @@ public final class ReadingStore {
     }
 
     /**
-     * @param device a device
      * @return the attempts its actor saw, as {@code seq:outcome}, in order, a copy
      */
     public List<String> attempts(UUID device) {
@@ -183,7 +181,6 @@ public final class ReadingStore {
     }
 
     /**
-     * @param device a device
      * @return its readings in processing order, a copy
      */
     public List<Processed> readings(UUID device) {
@@ -191,7 +188,6 @@ public final class ReadingStore {
     }
 
     /**
-     * @param device a device
      * @return its readings in processing order with the time each was stored, a copy
      */
     public List<Journaled> writes(UUID device) {
@@ -213,7 +209,6 @@ public final class ReadingStore {
     }
 
     /**
-     * @param node a node
      * @return the actors its root stopped on partition changes
      */
     public Set<TbActorId> stoppedOn(String node) {
@@ -234,7 +229,6 @@ public final class ReadingStore {
     }
 
     /**
-     * @param node a node
      * @return the broadcasts it heard, in order, a copy
      */
     public List<TbActorMsg> heardOn(String node) {
