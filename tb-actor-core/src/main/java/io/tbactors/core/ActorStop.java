@@ -79,20 +79,22 @@ final class ActorStop {
 
     /** Tells every queued message why it will not be processed; any thread may drain once the actor is destroyed. */
     static void drainQueues(TbActorMailbox mailbox, TbActorStopReason reason) {
-        mailbox.drain(element -> mailbox.notProcessedElement(element, reason), mailbox.isDestroyed());
+        mailbox.drain(element -> mailbox.notProcessedElement(element, reason));
     }
 
     /**
-     * After a system stop gave up waiting: tell whatever is still queued, fail pending asks and cancel timers, even if
-     * a stuck turn never got to destroy the actor (the scheduler that would time the asks out is gone).
+     * A system stop (or a dispatcher's destroy) gave up waiting for this actor. If its executor has ended, no turn runs
+     * or ever will: the caller finishes the actor in the turn's place (its {@code destroy} is not called, its turn never
+     * came), tells what is queued and fails its pending asks. Otherwise its turn may still be running, and nothing is
+     * taken from under it: the turn tells what is queued when it returns and finds the stop.
+     *
+     * @return the messages left to the running turn, or -1 when the actor was finished here
      */
-    static void abandonAfterSystemStop(TbActorMailbox mailbox) {
-        TbActorStopReason reason = mailbox.currentStopReason();
-        MailboxExtras e = mailbox.extrasIfAny();
-        if (e != null) {
-            ActorTimers.forgetScheduled(mailbox);
-            ActorTimers.notifyWatchers(mailbox, e, reason);
+    static int giveUp(TbActorMailbox mailbox) {
+        if (mailbox.dispatcher().getExecutor().isTerminated()) {
+            finishDestroy(mailbox, false);
+            return -1;
         }
-        drainQueues(mailbox, reason);
+        return mailbox.queued();
     }
 }

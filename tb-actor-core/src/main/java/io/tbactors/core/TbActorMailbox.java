@@ -72,9 +72,11 @@ import org.slf4j.LoggerFactory;
  * wake-up looks at the status again before it goes on. <b>One fate per message:</b> before
  * {@code DESTROYED} only the holder takes from the head of the queues (and, when the depth is counted, counts with a
  * plain release store); the holder sets {@code DESTROYED} before its final drain, and a sender that finds
- * {@code DESTROYED} after queueing drains too (its message may have missed the holder's drain); whoever takes a
- * message (the turn, a drain, a {@code DROP_OLDEST} sender) swaps it out of its node, so exactly one of them gets it
- * ({@link MailboxQueues}).
+ * {@code DESTROYED} after queueing drains too (its message may have missed the holder's drain). While a turn may run
+ * it is the only party that takes, with a plain read and write, except on a {@code DROP_OLDEST} mailbox, whose sender
+ * takes the oldest message: there, as among the drains after the destroy, whoever takes swaps the message out of its
+ * node, so exactly one of them gets it ({@link MailboxQueues}). A system stop that gives up never takes from a turn
+ * still running: that turn tells what is queued when it returns ({@link SystemShutdown}).
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
@@ -293,6 +295,17 @@ public final class TbActorMailbox extends MailboxContext {
             log.warn("[{}] Dispatcher '{}' refused the actor's turn; stopping the actor", selfId, dispatcher.getName());
             ActorStop.stop(this, TbActorStopReason.STOPPED, null);
             ActorStop.destroyAndRelease(this);
+        }
+    }
+
+    /**
+     * Only a shut-down executor drops a turn (see {@link MailboxTask}): submitting it again is refused, which stops and
+     * destroys the actor here and tells its messages. Outside a shutdown the call is ignored.
+     */
+    @Override
+    void turnNotRun() {
+        if (dispatcher.getExecutor().isShutdown()) {
+            submitOwnedTurn();
         }
     }
 
