@@ -29,10 +29,10 @@ final class ActorStop {
         if (mailbox.creator() != null) {
             // the actor may restart: the request waits for a creator call in progress, so none begins after it
             synchronized (mailbox.extras()) {
-                mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+                mailbox.becomeStopping();
             }
         } else {
-            mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+            mailbox.becomeStopping();
         }
         mailbox.runtime.actors.unregister(mailbox);
         for (TbActorMailbox child : ActorChildren.list(mailbox)) {
@@ -47,7 +47,7 @@ final class ActorStop {
     static void failCreation(TbActorMailbox mailbox, Throwable cause) {
         mailbox.claimStopReason(TbActorStopReason.INIT_FAILED);
         mailbox.extras().stopCause = cause;
-        mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+        mailbox.becomeStopping();
         finishDestroy(mailbox, false);
     }
 
@@ -58,8 +58,7 @@ final class ActorStop {
 
     /** Called by the holder of the turn; the first call destroys, any later one does nothing. */
     private static void finishDestroy(TbActorMailbox mailbox, boolean callDestroy) {
-        int before = mailbox.setBits(TbActorMailbox.DESTROYED);
-        if ((before & TbActorMailbox.DESTROYED) != 0) {
+        if (!mailbox.becomeDestroyed()) {
             return;
         }
         TbActorStopReason reason = mailbox.currentStopReason();
@@ -74,7 +73,7 @@ final class ActorStop {
             ActorTimers.notifyWatchers(mailbox, e, reason);
         }
         drainQueues(mailbox, reason);
-        mailbox.runtime.actors.onDestroyed(mailbox, reason, (before & TbActorMailbox.ATTACHED) != 0);
+        mailbox.runtime.actors.onDestroyed(mailbox, reason, mailbox.isAttached());
     }
 
     /** Tells every queued message why it will not be processed; any thread may drain once the actor is destroyed. */

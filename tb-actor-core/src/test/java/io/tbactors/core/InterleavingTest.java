@@ -166,7 +166,7 @@ class InterleavingTest {
                 return record.inits.get() == initsBefore + 1;
             });
         }
-        assertThat(((TbActorMailbox) ref).liveTimers()).isEqualTo(1);
+        assertThat(MailboxTestAccess.liveTimers(ref)).isEqualTo(1);
     }
 
     @Test
@@ -325,7 +325,7 @@ class InterleavingTest {
         }
         done.await();
         // wait for every timer that was not cancelled to have delivered
-        await().until(() -> ((TbActorMailbox) ref).liveTimers() == 0 && ((TbActorMailbox) ref).pendingMessages() == 0);
+        await().until(() -> MailboxTestAccess.liveTimers(ref) == 0 && ((TbActorMailbox) ref).pendingMessages() == 0);
         assertThat(cancelledAndDelivered).hasValue(0);
     }
 
