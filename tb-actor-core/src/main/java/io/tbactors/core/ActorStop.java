@@ -29,10 +29,10 @@ final class ActorStop {
         if (mailbox.creator() != null) {
             // the actor may restart: the request waits for a creator call in progress, so none begins after it
             synchronized (mailbox.extras()) {
-                mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+                mailbox.becomeStopping();
             }
         } else {
-            mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+            mailbox.becomeStopping();
         }
         mailbox.runtime.actors.unregister(mailbox);
         for (TbActorMailbox child : ActorChildren.list(mailbox)) {
@@ -47,7 +47,7 @@ final class ActorStop {
     static void failCreation(TbActorMailbox mailbox, Throwable cause) {
         mailbox.claimStopReason(TbActorStopReason.INIT_FAILED);
         mailbox.extras().stopCause = cause;
-        mailbox.setBits(TbActorMailbox.STOP_REQUESTED);
+        mailbox.becomeStopping();
         finishDestroy(mailbox, false);
     }
 
@@ -58,8 +58,7 @@ final class ActorStop {
 
     /** Called by the holder of the turn; the first call destroys, any later one does nothing. */
     private static void finishDestroy(TbActorMailbox mailbox, boolean callDestroy) {
-        int before = mailbox.setBits(TbActorMailbox.DESTROYED);
-        if ((before & TbActorMailbox.DESTROYED) != 0) {
+        if (!mailbox.becomeDestroyed()) {
             return;
         }
         TbActorStopReason reason = mailbox.currentStopReason();
@@ -74,25 +73,27 @@ final class ActorStop {
             ActorTimers.notifyWatchers(mailbox, e, reason);
         }
         drainQueues(mailbox, reason);
-        mailbox.runtime.actors.onDestroyed(mailbox, reason, (before & TbActorMailbox.ATTACHED) != 0);
+        mailbox.runtime.actors.onDestroyed(mailbox, reason, mailbox.isAttached());
     }
 
     /** Tells every queued message why it will not be processed; any thread may drain once the actor is destroyed. */
     static void drainQueues(TbActorMailbox mailbox, TbActorStopReason reason) {
-        mailbox.drain(element -> mailbox.notProcessedElement(element, reason), mailbox.isDestroyed());
+        mailbox.drain(element -> mailbox.notProcessedElement(element, reason));
     }
 
     /**
-     * After a system stop gave up waiting: tell whatever is still queued, fail pending asks and cancel timers, even if
-     * a stuck turn never got to destroy the actor (the scheduler that would time the asks out is gone).
+     * A system stop (or a dispatcher's destroy) gave up waiting for this actor. If its executor has ended, no turn runs
+     * or ever will: the caller finishes the actor in the turn's place (its {@code destroy} is not called, its turn never
+     * came), tells what is queued and fails its pending asks. Otherwise its turn may still be running, and nothing is
+     * taken from under it: the turn tells what is queued when it returns and finds the stop.
+     *
+     * @return the messages left to the running turn, or -1 when the actor was finished here
      */
-    static void abandonAfterSystemStop(TbActorMailbox mailbox) {
-        TbActorStopReason reason = mailbox.currentStopReason();
-        MailboxExtras e = mailbox.extrasIfAny();
-        if (e != null) {
-            ActorTimers.forgetScheduled(mailbox);
-            ActorTimers.notifyWatchers(mailbox, e, reason);
+    static int giveUp(TbActorMailbox mailbox) {
+        if (mailbox.dispatcher().getExecutor().isTerminated()) {
+            finishDestroy(mailbox, false);
+            return -1;
         }
-        drainQueues(mailbox, reason);
+        return mailbox.queued();
     }
 }

@@ -115,4 +115,17 @@ final class ActorTimers {
             watcher.onTargetStopped(mailbox.getSelf(), reason);
         }
     }
+
+    /** Arms the pending asks' timeouts on the JDK's own timer: the system stop shut down the runtime's scheduler. */
+    static void timeAsksOutWithoutScheduler(TbActorMailbox mailbox) {
+        MailboxExtras e = mailbox.extrasIfAny();
+        if (e == null) {
+            return;
+        }
+        for (MailboxExtras.StopWatcher watcher : e.watchers) {
+            if (watcher instanceof AskReplyRef<?> ask) {
+                ask.timeOutWithoutScheduler();
+            }
+        }
+    }
 }

@@ -5,7 +5,10 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorStoppedException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The reply-to reference of one {@code ask}: telling it completes the request's future. It is not registered in
@@ -16,11 +19,31 @@ final class AskReplyRef<R extends TbActorMsg> implements TbActorRef, MailboxExtr
     private final TbActorId id;
     private final TbActorId target;
     private final CompletableFuture<R> future;
+    private final Duration timeout;
+    private final long deadline;
 
-    AskReplyRef(TbActorId id, TbActorId target, CompletableFuture<R> future) {
+    AskReplyRef(TbActorId id, TbActorId target, CompletableFuture<R> future, Duration timeout) {
         this.id = id;
         this.target = target;
         this.future = future;
+        this.timeout = timeout;
+        this.deadline = System.nanoTime() + timeout.toNanos();
+    }
+
+    /** No reply came within the ask's timeout. */
+    void timeOut() {
+        future.completeExceptionally(new TimeoutException("No reply from [" + target + "] within " + timeout));
+    }
+
+    /**
+     * The runtime's scheduler is gone (the system stop shut it down) while the target's turn still runs: the ask is
+     * timed out on the JDK's own timer at its original deadline.
+     */
+    void timeOutWithoutScheduler() {
+        if (!future.isDone()) {
+            long remaining = Math.max(0, deadline - System.nanoTime());
+            CompletableFuture.delayedExecutor(remaining, TimeUnit.NANOSECONDS).execute(this::timeOut);
+        }
     }
 
     @Override

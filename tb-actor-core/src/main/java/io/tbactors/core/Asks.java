@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -45,7 +44,7 @@ final class Asks {
             return future;
         }
         AskReplyRef<R> replyTo = new AskReplyRef<>(
-                new TbStringActorId("ask-" + sequence.incrementAndGet() + "->" + target), target, future);
+                new TbStringActorId("ask-" + sequence.incrementAndGet() + "->" + target), target, future, timeout);
         TbActorMsg msg = Objects.requireNonNull(request.apply(replyTo), "request function returned null");
         if (!ActorTimers.addStopWatcher(mailbox, replyTo)) {
             future.completeExceptionally(new TbActorStoppedException(target, TbActorStopReason.STOPPED,
@@ -54,8 +53,7 @@ final class Asks {
         }
         ScheduledFuture<?> timer;
         try {
-            timer = runtime.scheduler.schedule(() -> future.completeExceptionally(new TimeoutException(
-                    "No reply from [" + target + "] within " + timeout)), timeout.toNanos(), TimeUnit.NANOSECONDS);
+            timer = runtime.scheduler.schedule(replyTo::timeOut, timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException stopped) {
             // the system stopped since the lookup: nothing would ever time this ask out
             ActorTimers.removeStopWatcher(mailbox, replyTo);

@@ -259,14 +259,23 @@ public class DefaultTbActorSystem implements TbActorSystem, TbActorSystemIntrosp
     /**
      * Stops every actor (each is destroyed once, on its dispatcher, and its undelivered messages are told
      * {@code STOPPED}), then the dispatchers and the scheduler. Messages told afterwards are told {@code STOPPED}
-     * at once. Returns within about {@code timeout}; actors still busy by then are left to their threads,
-     * whose undelivered messages are drained here.
+     * at once. Returns within about {@code timeout}. An actor whose turn is still running by then is reported (WARN,
+     * and {@link #getTurnsRunningAtStop()}) by id with its count of waiting messages; nothing is taken from under
+     * that turn: its messages are told when it returns, and an ask to it completes by its own timeout.
      *
      * @param timeout the longest wait
      * @return whether everything ended in time
      */
     public boolean stop(Duration timeout) {
         return shutdown.stop(timeout);
+    }
+
+    /**
+     * @return the actors whose turn was still running when the last {@link #stop(Duration)} gave up waiting, each with
+     *     its count of messages waiting then (told when that turn returns); empty when none, or before a stop
+     */
+    public Map<TbActorId, Integer> getTurnsRunningAtStop() {
+        return shutdown.turnsRunningAtStop();
     }
 
     // ---------------------------------------------------------------- observability

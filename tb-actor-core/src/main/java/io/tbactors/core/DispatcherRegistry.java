@@ -154,7 +154,9 @@ final class DispatcherRegistry {
             log.warn("Dispatcher '{}' did not end within {}; its threads were interrupted", dispatcherId,
                     runtime.settings.getShutdownTimeout());
             for (TbActorMailbox mailbox : onIt) {
-                ActorStop.abandonAfterSystemStop(mailbox);
+                if (!mailbox.isDestroyed()) {
+                    SystemShutdown.reportGivenUp(mailbox, "dispatcher '" + dispatcherId + "' was destroyed");
+                }
             }
         }
     }
@@ -177,13 +179,22 @@ final class DispatcherRegistry {
         return false;
     }
 
+    /** Turns a thread pool dropped unrun go back to their actors (a fork-join pool cancels them instead). */
+    private static void handBack(List<Runnable> dropped) {
+        for (Runnable task : dropped) {
+            if (task instanceof MailboxTask turn) {
+                turn.turnNotRun();
+            }
+        }
+    }
+
     /**
      * Calls {@code shutdownNow} on a thread of its own and waits for it no longer than {@code graceNanos}: a fork-join
      * pool's {@code shutdownNow} cancels queued tasks until it finds none, so a worker that keeps queueing tasks can
      * keep it from returning, and the stop must return whatever a worker does.
      */
     static void shutdownNowWithin(ExecutorService executor, long graceNanos) {
-        Thread interrupter = new Thread(executor::shutdownNow, "tb-actors-shutdown-now");
+        Thread interrupter = new Thread(() -> handBack(executor.shutdownNow()), "tb-actors-shutdown-now");
         interrupter.setDaemon(true);
         interrupter.start();
         try {

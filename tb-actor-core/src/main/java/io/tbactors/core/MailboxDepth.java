@@ -1,6 +1,7 @@
 package io.tbactors.core;
 
 import io.tbactors.api.TbMailboxBound;
+import io.tbactors.api.TbMailboxOverflowPolicy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -22,12 +23,20 @@ final class MailboxDepth {
 
     private final int[] cells = new int[48];
     private final TbMailboxBound bound;
+    /** Whether a sender may take the oldest message when the mailbox is full, so the turn must claim each one. */
+    private final boolean dropsOldest;
     /** The node a {@code DROP_OLDEST} sender last took from, where the next one starts looking. */
     private volatile QueueNode dropHint;
 
     /** @param bound the bound to keep, null when the depth is only counted */
     MailboxDepth(TbMailboxBound bound) {
         this.bound = bound;
+        this.dropsOldest = bound != null && bound.overflowPolicy() == TbMailboxOverflowPolicy.DROP_OLDEST;
+    }
+
+    /** @return whether a {@code DROP_OLDEST} sender may take from the queue while the turn runs */
+    boolean dropsOldest() {
+        return dropsOldest;
     }
 
     /** @return the bound, or null for an unbounded mailbox that only counts */

@@ -11,17 +11,23 @@ import java.util.function.Consumer;
  *
  * <p>The normal-priority queue is built into the mailbox: a chain of {@link QueueNode}s from {@code head} to {@code
  * tail}. A sender swaps its node in as the tail (one atomic exchange, never a retry) and links the old tail to it; the
- * turn follows the links from the head, which only the turn moves, and takes each message with one exchange on its
- * node. Until the first message both ends are null, so an actor never told anything carries two empty fields and no
- * queue object. Between a sender's swap and its link the next node is not reachable yet. The turn does not wait for it
- * beyond a short spin and one yield: it ends as if the queue were empty, keeps the actor (the tail moved, so it cannot
- * go idle) and comes back after the worker's other turns, so a sender descheduled there holds up its own actor only,
- * never a dispatcher thread. Every other walker waits for the link (yielding if the sender was descheduled), so nobody
- * who saw the tail move reports the queue empty. Parties other than the turn (the drain once the actor is destroyed,
- * the system stop's drain of an actor stuck in its turn, a {@code DROP_OLDEST} sender) walk the chain without moving
- * the head and take messages with the same exchange, so each message goes to exactly one of them; only a drain after
- * the destroy, when no turn takes any more, moves the head to where it stopped, so that a destroyed mailbox keeps none
- * of the nodes it told.
+ * turn follows the links from the head, which only the turn moves, and takes each message out of its node. Until the
+ * first message both ends are null, so an actor never told anything carries two empty fields and no queue object.
+ * Between a sender's swap and its link the next node is not reachable yet. The turn does not wait for it beyond a short
+ * spin and one yield: it ends as if the queue were empty, keeps the actor (the tail moved, so it cannot go idle) and
+ * comes back after the worker's other turns, so a sender descheduled there holds up its own actor only, never a
+ * dispatcher thread. Every other walker waits for the link (yielding if the sender was descheduled), so nobody who saw
+ * the tail move reports the queue empty.
+ *
+ * <p>Who takes: while a turn may run, nobody but the turn takes from the queue, so it takes each message with a plain
+ * read and write ({@link QueueNode#take}), no atomic operation per message. The one exception is a mailbox whose bound
+ * drops the oldest message: a {@code DROP_OLDEST} sender takes from any node at any time, so there every party swaps
+ * the message out of its node ({@link QueueNode#claim}) and exactly one gets it. The drain runs only once the actor is
+ * destroyed ({@link #drain}), when no turn takes any more: by the holder of the turn that destroyed it, by a sender
+ * whose message came after that drain, or by the system stop for an actor whose executor ended without running its
+ * turn. The system stop never takes from an actor whose turn is still running: that turn tells what is left when it
+ * returns (see {@link SystemShutdown}). Drains claim each message, since they may race each other, and move the head
+ * to where they stopped, so that a destroyed mailbox keeps none of the nodes it told.
  *
  * <p>The tail also tells whether a turn is held: {@link #IDLE} while none is. The holder gives the turn up with one
  * compare-and-set of the tail from the last node to {@code IDLE} ({@link #tryIdle}), which fails if a sender swapped
@@ -237,8 +243,10 @@ abstract class MailboxQueues extends MailboxTask {
             // no message yet, or the first sender ever has swapped the tail and not yet published the head
             return null;
         }
+        MailboxDepth d = depth;
+        boolean shared = d != null && d.dropsOldest();
         // only the very first node can still hold its message when it is the head
-        Object element = h.claim();
+        Object element = shared ? h.claim() : h.take();
         while (element == null) {
             QueueNode next = h.next();
             if (next == null) {
@@ -253,22 +261,19 @@ abstract class MailboxQueues extends MailboxTask {
             }
             HEAD.setRelease(this, next);
             h.unlink();
-            element = next.claim();
+            element = shared ? next.claim() : next.take();
             h = next;
         }
         return element;
     }
 
     /**
-     * Hands every queued message to {@code sink}, counting each as taken: any thread, once the actor is destroyed, or
-     * when the system stop gave up on it; several may drain at once, each message goes to one of them.
-     *
-     * @param noTurnAnyMore true once the actor is destroyed: no turn takes from the head again, so the drain moves it
-     *     to the last node it reached, and the nodes of the messages it told are not kept by the mailbox (which a
-     *     sender's stale reference may keep alive); false while a turn may still be running (the system stop's drain
-     *     of a stuck actor), which leaves the head to the turn
+     * Hands every queued message to {@code sink}, counting each as taken, once the actor is destroyed: no turn takes
+     * any more, several drains may run at once and each message goes to one of them. The head moves to the last node
+     * reached, so the nodes of the messages told are not kept by the mailbox (which a sender's stale reference may
+     * keep alive).
      */
-    final void drain(Consumer<Object> sink, boolean noTurnAnyMore) {
+    final void drain(Consumer<Object> sink) {
         ConcurrentLinkedQueue<Object> high = highPriorityMsgs;
         Object element;
         while (high != null && (element = high.poll()) != null) {
@@ -277,14 +282,13 @@ abstract class MailboxQueues extends MailboxTask {
         QueueNode start = headOrNull();
         QueueNode last = start;
         for (QueueNode x = start; x != null; x = following(x)) {
-            // once no turn takes any more, wake-ups go too; before that they stay for the turn
-            element = noTurnAnyMore ? x.claim() : x.claimMessage();
+            element = x.claim();
             if (element != null && element != WAKE) {
                 taken(sink, element);
             }
             last = x;
         }
-        if (noTurnAnyMore && last != start) {
+        if (last != start) {
             // drains racing each other only ever move it forward: a drain that started from an older head fails here
             HEAD.compareAndSet(this, start, last);
         }

@@ -5,10 +5,12 @@ import java.lang.invoke.VarHandle;
 
 /**
  * A link of a mailbox's normal-priority queue ({@link MailboxQueues}): a message and the next link. A producer
- * publishes a node by swapping it in as the tail and then linking the old tail to it; a node is taken by exactly one
- * party, whoever swaps its message out first ({@link #claim}), so the turn, a drain and a {@code DROP_OLDEST} sender
- * never hand one message two fates. A node the turn has moved past links to itself, which tells a walker that
- * started before the turn that it must start again from the head.
+ * publishes a node by swapping it in as the tail and then linking the old tail to it. While the turn may run it is the
+ * only party that takes from the nodes, with a plain read and write ({@link #take}), unless the mailbox drops its
+ * oldest message when full: then a {@code DROP_OLDEST} sender takes from any node at any time, and everybody takes
+ * by swapping the message out ({@link #claim}), so exactly one party gets it. Once the actor is destroyed no turn
+ * takes any more and the drains, which may race each other, claim too. A node the turn has moved past links to
+ * itself, which tells a walker that started before the turn that it must start again from the head.
  */
 final class QueueNode {
 
@@ -72,6 +74,19 @@ final class QueueNode {
     Object claimMessage() {
         Object v = VALUE.getAcquire(this);
         return v == null || v == MailboxQueues.WAKE ? null : VALUE.getAndSet(this, null);
+    }
+
+    /**
+     * The turn takes the message where nobody else takes while it may run: a plain read and a plain write.
+     *
+     * @return the message, {@link MailboxQueues#WAKE}, or null when it was taken already
+     */
+    Object take() {
+        Object v = VALUE.get(this);
+        if (v != null) {
+            VALUE.set(this, null);
+        }
+        return v;
     }
 
     /** @return the message, to the first caller only; null when somebody took it already */

@@ -29,10 +29,10 @@ final class Supervision {
     /** @return true when the actor is ready and the turn goes on; false when the turn was handed elsewhere */
     static boolean initActor(TbActorMailbox mailbox) {
         // an instance destroyed by its failed init is destroyed again only once this init ran on it
-        mailbox.setBits(TbActorMailbox.NEEDS_DESTROY);
+        mailbox.beginInit();
         try {
             mailbox.actor.init(mailbox);
-            mailbox.setBits(TbActorMailbox.INITIALIZED);
+            mailbox.becomeInitialized();
             return true;
         } catch (Throwable t) {
             onInitFailure(mailbox, t);
@@ -64,7 +64,7 @@ final class Supervision {
         if (strategy.isStop()) {
             runtime.failures.report(mailbox, ActorFailure.Phase.INIT, ActorFailure.Outcome.GAVE_UP, attemptText, t);
             initFailed(mailbox, t);
-            if (drainWhileInitFailed(mailbox)) {
+            if (mailbox.drainWhileInitFailed()) {
                 mailbox.release();
             } else {
                 mailbox.submitOwnedTurn();
@@ -87,31 +87,17 @@ final class Supervision {
         MailboxExtras e = mailbox.extras();
         e.stopCause = cause;
         e.initFailures = 0;
-        mailbox.clearBits(TbActorMailbox.INITIALIZED);
-        mailbox.setBits(TbActorMailbox.INIT_FAILED);
+        mailbox.becomeInitFailed();
         destroyActor(mailbox, TbActorStopReason.INIT_FAILED, cause);
         ActorTimers.forgetScheduled(mailbox);
         ActorTimers.notifyWatchers(mailbox, e, TbActorStopReason.INIT_FAILED);
     }
 
-    /** @return whether the actor is still in {@code INIT_FAILED} once the queues are empty (else an update came) */
-    static boolean drainWhileInitFailed(TbActorMailbox mailbox) {
-        Object element;
-        while ((mailbox.status() & TbActorMailbox.INIT_FAILED) != 0 && (element = mailbox.pollTurn()) != null) {
-            if (element != TbActorMailbox.WAKE) {
-                mailbox.notProcessedElement(element, TbActorStopReason.INIT_FAILED);
-            }
-        }
-        mailbox.dispatcher().turnCompleted();
-        return (mailbox.status() & TbActorMailbox.INIT_FAILED) != 0;
-    }
-
     /** Destroys the current instance, unless it was destroyed already and init did not run on it since. */
     static void destroyActor(TbActorMailbox mailbox, TbActorStopReason reason, Throwable cause) {
-        if ((mailbox.status() & TbActorMailbox.NEEDS_DESTROY) == 0) {
+        if (!mailbox.claimInstanceDestroy()) {
             return;
         }
-        mailbox.clearBits(TbActorMailbox.NEEDS_DESTROY);
         try {
             mailbox.actor.destroy(reason, cause);
         } catch (Throwable t) {
@@ -177,7 +163,7 @@ final class Supervision {
                 + e.restartsInWindow + " of at most " + maxRestarts + " within " + settings.getRestartWindow(), cause);
         destroyActor(mailbox, TbActorStopReason.RESTARTED, cause);
         ActorTimers.forgetScheduled(mailbox);
-        mailbox.clearBits(TbActorMailbox.INITIALIZED);
+        mailbox.becomeUninitialized();
         TbActor fresh;
         Throwable creatorFailure = null;
         // a stop sets STOP_REQUESTED under this lock: it either lands before the check or waits for the creator

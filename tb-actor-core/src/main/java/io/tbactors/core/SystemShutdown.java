@@ -1,9 +1,13 @@
 package io.tbactors.core;
 
+import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.core.dispatch.Dispatcher;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +23,7 @@ final class SystemShutdown {
     private final ActorRuntime runtime;
     private final CountDownLatch stopDone = new CountDownLatch(1);
     private volatile boolean stoppedCleanly;
+    private volatile Map<TbActorId, Integer> turnsRunningAtStop = Map.of();
 
     SystemShutdown(ActorRuntime runtime) {
         this.runtime = runtime;
@@ -54,6 +59,27 @@ final class SystemShutdown {
             }
         }
         return true;
+    }
+
+    /**
+     * Gives up waiting for an actor (see {@link ActorStop#giveUp}); one whose turn may still run is reported at WARN by
+     * id with its count of waiting messages.
+     *
+     * @param why what gave up, for the log line
+     * @return the messages left to the running turn, or -1 when none may run and the actor was finished here
+     */
+    static int reportGivenUp(TbActorMailbox mailbox, String why) {
+        int waiting = ActorStop.giveUp(mailbox);
+        if (waiting >= 0) {
+            log.warn("[{}] Turn still running when {}: {} message(s) waiting; they are told when the turn returns "
+                    + "(a turn that never returns is the actor's own defect)", mailbox.getSelf(), why, waiting);
+        }
+        return waiting;
+    }
+
+    /** See {@link DefaultTbActorSystem#getTurnsRunningAtStop()}. */
+    Map<TbActorId, Integer> turnsRunningAtStop() {
+        return turnsRunningAtStop;
     }
 
     /** See {@link DefaultTbActorSystem#stop(Duration)}. */
@@ -97,9 +123,16 @@ final class SystemShutdown {
         }
         runtime.scheduler.shutdownNow();
         // every actor not destroyed by now, those stopped before this stop began included
+        Map<TbActorId, Integer> running = new LinkedHashMap<>();
         for (TbActorMailbox mailbox : runtime.actors.allNotDestroyed()) {
-            ActorStop.abandonAfterSystemStop(mailbox);
+            int waiting = reportGivenUp(mailbox, "the actor system stop gave up");
+            if (waiting >= 0) {
+                running.put(mailbox.getSelf(), waiting);
+                // the scheduler that would time them out is gone
+                ActorTimers.timeAsksOutWithoutScheduler(mailbox);
+            }
         }
+        turnsRunningAtStop = Collections.unmodifiableMap(running);
         stoppedCleanly = clean;
         runtime.stopped();
         stopDone.countDown();

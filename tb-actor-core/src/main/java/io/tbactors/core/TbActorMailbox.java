@@ -8,7 +8,6 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.api.TbActorUpdateMsg;
 import io.tbactors.api.TbMailboxBound;
 import io.tbactors.core.dispatch.Dispatcher;
-import io.tbactors.core.observe.ActorStats;
 import io.tbactors.core.observe.TbActorSystemListener;
 import io.tbactors.core.observe.TbMessageContextPropagator;
 import io.tbactors.core.observe.TbMessageFateObserver;
@@ -44,26 +43,10 @@ import org.slf4j.LoggerFactory;
  * idle, takes its turn: no second atomic operation per schedule. Everything else that needs a turn to look at the
  * actor (a stop request, a high-priority message, an update) queues a wake-up node ({@link MailboxQueues#WAKE}: no
  * message, counted nowhere, taken only by the turn or by a drain once the actor is destroyed), so it too either takes
- * the idle actor's turn or makes the holder look at the status again. The rest of the state is one {@code int}
- * changed only by atomic bit operations:
- * <pre>
- *  bit             set by                                   cleared by
- *  INITIALIZED     the turn, after init returned             the turn, at restart or init failure
- *  INIT_FAILED     the turn, when init gave up or process    a sender of a high-priority TbActorUpdateMsg
- *                  threw TbActorUpdateException              (one CAS winner), which then wakes the actor
- *  STOP_REQUESTED  ActorStop.stop, after winning the stop-     never
- *                  reason CAS
- *  DESTROYED       the holder of the turn, first thing of    never
- *                  ActorStop.finishDestroy (getAndBitwiseOr)
- *  ATTACHED        the creating thread, once the creator     never
- *                  returned an actor
+ * the idle actor's turn or makes the holder look at the status again. The rest of the state is one {@code int} whose
+ * every transition is a named step in {@link MailboxStatus}, with the table of who sets and clears each bit and the
+ * actor's life as a diagram.
  *
- *  created (turn held) --start--> turn: init --ok--> [INITIALIZED] --turns--> ...
- *       init fails, retries left --> delayed turn (a claim object keeps the turn) --> init again
- *       init gives up / update fails --> [INIT_FAILED]: turns only tell queued messages INIT_FAILED
- *            --TbActorUpdateMsg (high priority)--> init again
- *  any state --stop()--> [STOP_REQUESTED] --the holder's next turn--> [DESTROYED] (terminal; the turn is kept)
- * </pre>
  * <b>One turn at a time:</b> only the holder runs the actor, and the turn passes from holder to holder only through
  * the executor (a submitted turn), through a {@link DelayedTurn} that exactly one party claims, or through an idle
  * period that exactly one tail exchange ends. <b>No lost wake-up:</b> the holder's {@code tryIdle} succeeds only if
@@ -72,9 +55,11 @@ import org.slf4j.LoggerFactory;
  * wake-up looks at the status again before it goes on. <b>One fate per message:</b> before
  * {@code DESTROYED} only the holder takes from the head of the queues (and, when the depth is counted, counts with a
  * plain release store); the holder sets {@code DESTROYED} before its final drain, and a sender that finds
- * {@code DESTROYED} after queueing drains too (its message may have missed the holder's drain); whoever takes a
- * message (the turn, a drain, a {@code DROP_OLDEST} sender) swaps it out of its node, so exactly one of them gets it
- * ({@link MailboxQueues}).
+ * {@code DESTROYED} after queueing drains too (its message may have missed the holder's drain). While a turn may run
+ * it is the only party that takes, with a plain read and write, except on a {@code DROP_OLDEST} mailbox, whose sender
+ * takes the oldest message: there, as among the drains after the destroy, whoever takes swaps the message out of its
+ * node, so exactly one of them gets it ({@link MailboxQueues}). A system stop that gives up never takes from a turn
+ * still running: that turn tells what is queued when it returns ({@link SystemShutdown}).
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
@@ -130,7 +115,7 @@ public final class TbActorMailbox extends MailboxContext {
             extras().creator = creator;
         }
         this.actor = newActor;
-        setBits(ATTACHED | NEEDS_DESTROY);
+        becomeAttached();
     }
 
     /** The instance is gone and no fresh one comes (a restart that ends in a stop); its type stays for reports. */
@@ -207,7 +192,7 @@ public final class TbActorMailbox extends MailboxContext {
         if (woke) {
             // the actor was idle (so not destroyed): this sender holds its turn now
             submitOwnedTurn();
-        } else if ((status() & DESTROYED) != 0) {
+        } else if (isDestroyed()) {
             // the holder's final drain may have passed before our message was queued: drain as well
             ActorStop.drainQueues(this, currentStopReason());
         }
@@ -219,23 +204,15 @@ public final class TbActorMailbox extends MailboxContext {
         if (!highPriority || !(msg instanceof TbActorUpdateMsg)) {
             return false;
         }
-        for (;;) {
-            int s = status();
-            if ((s & STOP_REQUESTED) != 0) {
-                return false;
-            }
-            if ((s & INIT_FAILED) == 0) {
-                return true;
-            }
-            if (casStatus(s, s & ~INIT_FAILED)) {
-                log.info("[{}] Update received; initialising the actor again after its failed init", selfId);
-                return true;
-            }
+        int admitted = admitUpdate();
+        if (admitted == UPDATE_REVIVES) {
+            log.info("[{}] Update received; initialising the actor again after its failed init", selfId);
         }
+        return admitted != UPDATE_REFUSED;
     }
 
     private TbActorStopReason refusalReason() {
-        return (status() & STOP_REQUESTED) != 0 ? currentStopReason() : TbActorStopReason.INIT_FAILED;
+        return isStopRequested() ? currentStopReason() : TbActorStopReason.INIT_FAILED;
     }
 
     /** A message told to this mailbox will never be processed: its sender is told why, then the observer sees it. */
@@ -280,7 +257,7 @@ public final class TbActorMailbox extends MailboxContext {
 
     /** Makes sure a turn looks at the actor's status and queues after this call (a stop request, for instance). */
     void wakeUp() {
-        if ((status() & DESTROYED) == 0 && wake()) {
+        if (!isDestroyed() && wake()) {
             submitOwnedTurn();
         }
     }
@@ -296,6 +273,17 @@ public final class TbActorMailbox extends MailboxContext {
         }
     }
 
+    /**
+     * Only a shut-down executor drops a turn (see {@link MailboxTask}): submitting it again is refused, which stops and
+     * destroys the actor here and tells its messages. Outside a shutdown the call is ignored.
+     */
+    @Override
+    void turnNotRun() {
+        if (dispatcher.getExecutor().isShutdown()) {
+            submitOwnedTurn();
+        }
+    }
+
     // ---------------------------------------------------------------- the turn
 
     @Override
@@ -305,7 +293,7 @@ public final class TbActorMailbox extends MailboxContext {
             ActorStop.destroyAndRelease(this);
             return;
         }
-        if ((s & INIT_FAILED) != 0 && Supervision.drainWhileInitFailed(this)) {
+        if ((s & INIT_FAILED) != 0 && drainWhileInitFailed()) {
             release();
             return;
         }
@@ -368,11 +356,27 @@ public final class TbActorMailbox extends MailboxContext {
      */
     void release() {
         // a stop's wake-up may have been taken by a loop that does not look for stops (the drain of INIT_FAILED)
-        if ((status() & STOP_REQUESTED) == 0 && tryIdle()) {
+        if (!isStopRequested() && tryIdle()) {
             dispatcher.turnEndedIdle();
         } else {
             submitOwnedTurn();
         }
+    }
+
+    /**
+     * The turn of an actor whose init gave up tells each queued message {@code INIT_FAILED}, until an update comes.
+     *
+     * @return whether the actor is still in {@code INIT_FAILED} once the queues are empty (else an update came)
+     */
+    boolean drainWhileInitFailed() {
+        Object element;
+        while (isInitFailed() && (element = pollTurn()) != null) {
+            if (element != WAKE) {
+                notProcessedElement(element, TbActorStopReason.INIT_FAILED);
+            }
+        }
+        dispatcher.turnCompleted();
+        return isInitFailed();
     }
 
     /** @return the delay before the restarted actor's init when processing made it restart, otherwise -1 */
@@ -449,21 +453,12 @@ public final class TbActorMailbox extends MailboxContext {
         return e != null && e.lastActorType != null ? e.lastActorType : "unknown";
     }
 
-    /** @return how many timers of this actor are live (for tests and reports) */
-    int liveTimers() {
-        return ActorTimers.liveTimers(this);
-    }
-
     /**
      * @return messages waiting in this mailbox: O(1) when the depth is counted (bounded mailboxes, or
      *     {@link TbActorSystemSettings#isCountMailboxDepth()}), otherwise the queues are walked
      */
     public int pendingMessages() {
-        return (status() & DESTROYED) != 0 ? 0 : queued();
-    }
-
-    ActorStats stats() {
-        return SystemViews.statsOf(this);
+        return isDestroyed() ? 0 : queued();
     }
 
     @Override

@@ -199,11 +199,11 @@ class AskRestartTimersPassivationTest {
         TimerActor actor = new TimerActor();
         TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("timers"), () -> actor));
         await().until(() -> actor.ticks.get() >= 3 && actor.once.get() == 1);
-        assertThat(((TbActorMailbox) ref).liveTimers()).isEqualTo(1);
+        assertThat(MailboxTestAccess.liveTimers(ref)).isEqualTo(1);
         system.stop(ref);
         await().until(() -> system.getActorCount() == 0);
         assertThat(actor.periodic.get().isCancelled()).isTrue();
-        assertThat(((TbActorMailbox) ref).liveTimers()).isZero();
+        assertThat(MailboxTestAccess.liveTimers(ref)).isZero();
         assertThat(actor.periodic.get().cancel()).isFalse();
         assertThat(((java.util.concurrent.ScheduledThreadPoolExecutor) system.getScheduler()).getQueue()).isEmpty();
     }

@@ -69,7 +69,7 @@ class BackPressureTest {
         TbActorRef ref = system.createRootActor("d", gated(new TbStringActorId("bounded"), bound));
         ref.tell(new TestMsgs.Numbered(-1, outcomes));
         await().until(() -> system.getActorStats(ref.getActorId()).orElseThrow().pendingMessages() == 0
-                && outcomes.processed.sum() == 0 && ((TbActorMailbox) ref).stats().state().equals("ACTIVE"));
+                && outcomes.processed.sum() == 0 && MailboxTestAccess.stats(ref).state().equals("ACTIVE"));
         return ref;
     }
 
@@ -133,7 +133,7 @@ class BackPressureTest {
         TbActorRef ref = system.createRootActor("d", creator(new TbStringActorId("inherits"),
                 () -> new TestActors.FnActor(msg -> MailboxSemanticsTest.awaitQuietly(gate))));
         ref.tell(new TestMsgs.Numbered(-1, outcomes));
-        await().until(() -> ((TbActorMailbox) ref).pendingMessages() == 0 && ((TbActorMailbox) ref).stats().state().equals("ACTIVE"));
+        await().until(() -> ((TbActorMailbox) ref).pendingMessages() == 0 && MailboxTestAccess.stats(ref).state().equals("ACTIVE"));
         ref.tell(new TestMsgs.Numbered(2, outcomes));
         ref.tell(new TestMsgs.Numbered(3, outcomes));
         assertThat(outcomes.stoppedCount(TbActorStopReason.MAILBOX_FULL)).isEqualTo(1);

@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -165,22 +166,48 @@ class InterleavingTest {
                 return record.inits.get() == initsBefore + 1;
             });
         }
-        assertThat(((TbActorMailbox) ref).liveTimers()).isEqualTo(1);
+        assertThat(MailboxTestAccess.liveTimers(ref)).isEqualTo(1);
     }
 
     @Test
-    void anAskToAStuckActorFailsWhenTheSystemStopGivesUp() throws Exception {
+    void anAskToAnActorWhoseTurnOutlivesTheSystemStopCompletesByItsOwnTimeout() throws Exception {
         CountDownLatch stuck = new CountDownLatch(1);
         makeStuckActor(stuck);
-        CompletableFuture<TbActorMsg> reply = system.ask(id, replyTo -> new TestMsgs.Ping(), Duration.ofHours(1));
+        CompletableFuture<TbActorMsg> reply = system.ask(id, replyTo -> new TestMsgs.Ping(), Duration.ofSeconds(3));
         try {
             assertThat(system.stop(Duration.ofMillis(200))).isFalse();
-            await().atMost(Duration.ofSeconds(5)).until(reply::isDone);
-            assertThat(reply).isCompletedExceptionally();
-            assertThatCause(reply).isInstanceOf(TbActorStoppedException.class);
+            assertThat(system.getTurnsRunningAtStop()).containsOnlyKeys(id);
+            assertThat(reply).as("the stop gave up; the ask waits for its own timeout").isNotDone();
+            // the turn is still stuck and the runtime's scheduler is gone: the ask's own timeout completes it
+            await().atMost(Duration.ofSeconds(10)).until(reply::isDone);
+            assertThatCause(reply).isInstanceOf(TimeoutException.class).hasMessageContaining("within PT3S");
         } finally {
             stuck.countDown();
         }
+    }
+
+    @Test
+    void aTurnStillRunningWhenTheSystemStopGivesUpTellsItsWaitingMessagesOnceWhenItReturns() throws Exception {
+        CountDownLatch stuck = new CountDownLatch(1);
+        makeStuckActor(stuck);
+        List<TestMsgs.Numbered> waiting = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            TestMsgs.Numbered msg = new TestMsgs.Numbered(i, outcomes);
+            waiting.add(msg);
+            system.tell(id, msg);
+        }
+        try {
+            assertThat(system.stop(Duration.ofMillis(200))).isFalse();
+            // reported by id with its count of waiting messages, and nothing taken from under the running turn
+            assertThat(system.getTurnsRunningAtStop()).containsExactly(java.util.Map.entry(id, 5));
+            assertThat(outcomes.accountedFor()).isZero();
+        } finally {
+            stuck.countDown();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> outcomes.stoppedCount(TbActorStopReason.STOPPED) == 5);
+        assertThat(waiting).allSatisfy(msg -> assertThat(msg.fateCount()).isEqualTo(1));
+        assertThat(outcomes.processed.sum()).isZero();
+        assertThat(system.getActorCount()).isZero();
     }
 
     @Test
@@ -298,7 +325,7 @@ class InterleavingTest {
         }
         done.await();
         // wait for every timer that was not cancelled to have delivered
-        await().until(() -> ((TbActorMailbox) ref).liveTimers() == 0 && ((TbActorMailbox) ref).pendingMessages() == 0);
+        await().until(() -> MailboxTestAccess.liveTimers(ref) == 0 && ((TbActorMailbox) ref).pendingMessages() == 0);
         assertThat(cancelledAndDelivered).hasValue(0);
     }
 

@@ -204,7 +204,7 @@ class LifecycleEdgesTest {
         gate.runAll();
 
         assertThat(record.inits).hasValue(4);
-        assertThat(((TbActorMailbox) system.getActor(id)).liveTimers()).as("timers of the successful attempt only").isEqualTo(1);
+        assertThat(MailboxTestAccess.liveTimers(system.getActor(id))).as("timers of the successful attempt only").isEqualTo(1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tbactors.core;
 
+import io.tbactors.api.TbMailboxBound;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,9 +20,11 @@ import static io.tbactors.core.MailboxProtocolLincheckTest.op;
 
 /**
  * Model checking of the mailbox's normal-priority queue ({@link MailboxQueues}, {@link QueueNode}) with Lincheck:
- * senders appending from several threads, the turn taking (one thread at a time, as the handing of the turn
- * guarantees), and the parties that take without being the turn, possibly while it runs: a drain (after the destroy, or
- * the system stop's drain of an actor stuck in its turn) and a {@code DROP_OLDEST} sender taking the oldest message.
+ * senders appending from several threads and the turn taking (one thread at a time, as the handing of the turn
+ * guarantees). On an unbounded mailbox nobody else takes while a turn may run, so the turn takes with a plain read and
+ * write; a {@code DROP_OLDEST} sender is the one party that takes beside a running turn, and on its mailbox every
+ * party swaps the message out ({@link ModelWithDropOldest}). Drains run only once the actor is destroyed, racing each
+ * other ({@link AfterDestroy}); the system stop never takes from a running turn.
  * Lincheck switches threads between any two shared-memory accesses, so it reaches a sender descheduled between its tail
  * swap and its link, and the turn moving the head while a walker is on the node it leaves.
  *
@@ -41,6 +44,11 @@ public class MailboxQueueLincheckTest {
     }
 
     @Test
+    void aDropOldestSenderBesideTheTurnTakesEachMessageOnce() {
+        options().check(ModelWithDropOldest.class);
+    }
+
+    @Test
     void drainsOfADestroyedActorRacingEachOtherTakeEachMessageOnceAndLeaveNoChainBehind() {
         options().check(AfterDestroy.class);
     }
@@ -52,11 +60,19 @@ public class MailboxQueueLincheckTest {
                 .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(),
                         List.of(List.of(op("turn")), List.of(op("send", 1)))))
                 .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0)),
+                        List.of(List.of(op("turn"), op("turn")), List.of(op("send", 1), op("wake")), List.of(op("requestAndWake")))))
+                .check(Scheduling.class);
+    }
+
+    @Test
+    void oneTurnAtATimeBesideADropOldestSender() {
+        options()
+                .addCustomScenario(MailboxProtocolLincheckTest.scenario(SchedulingWithDropOldest.class, List.of(op("send", 0)),
                         List.of(List.of(op("turn"), op("turn")), List.of(op("send", 1), op("wake")), List.of(op("dropOldest")))))
                 // a DROP_OLDEST sender must not take the wake-up of a request the running turn has not seen
-                .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0)),
+                .addCustomScenario(MailboxProtocolLincheckTest.scenario(SchedulingWithDropOldest.class, List.of(op("send", 0)),
                         List.of(List.of(op("turn")), List.of(op("requestAndWake")), List.of(op("dropOldest"), op("dropOldest")))))
-                .check(Scheduling.class);
+                .check(SchedulingWithDropOldest.class);
     }
 
     private static ModelCheckingOptions options() {
@@ -76,9 +92,13 @@ public class MailboxQueueLincheckTest {
     public static class AfterDestroy extends Senders {
         private final ConcurrentLinkedQueue<Integer> taken = new ConcurrentLinkedQueue<>();
 
+        public AfterDestroy() {
+            super(Queues.dropOldest());
+        }
+
         @Operation
         public void drain() {
-            queues.drain(element -> taken.add((Integer) element), true);
+            queues.drain(element -> taken.add((Integer) element));
         }
 
         @Operation
@@ -88,7 +108,7 @@ public class MailboxQueueLincheckTest {
 
         @Validate
         public void eachMessageOnceAndNoChainBehind() throws ReflectiveOperationException {
-            queues.drain(element -> taken.add((Integer) element), true);
+            queues.drain(element -> taken.add((Integer) element));
             checkEachSentTakenOnce(new ArrayList<>(taken));
             if (!headIsTail(queues) || queues.hasMessages()) {
                 throw new IllegalStateException("a drain with nobody else left did not move the head to the tail");
@@ -104,12 +124,20 @@ public class MailboxQueueLincheckTest {
      */
     public static class Scheduling extends Senders {
         private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
         /** Turns submitted and not yet run: the creating thread holds the first. */
         private final AtomicInteger submitted = new AtomicInteger(1);
         private volatile String violation;
         private volatile boolean requested;
         private volatile boolean seen;
+
+        public Scheduling() {
+            super(new Queues(null));
+        }
+
+        Scheduling(Queues queues) {
+            super(queues);
+        }
 
         @Override
         @Operation
@@ -131,11 +159,6 @@ public class MailboxQueueLincheckTest {
         public void requestAndWake() {
             requested = true;
             wake();
-        }
-
-        @Operation
-        public void dropOldest() {
-            dropOldestInto(takenByOthers);
         }
 
         private void submit() {
@@ -187,10 +210,33 @@ public class MailboxQueueLincheckTest {
         }
     }
 
-    /** The queue and its operations; messages are sender * 100 + the sender's sequence number. */
+    /** {@link Scheduling} on a {@code DROP_OLDEST} mailbox, with a sender that takes the oldest message. */
+    public static class SchedulingWithDropOldest extends Scheduling {
+        public SchedulingWithDropOldest() {
+            super(Queues.dropOldest());
+        }
+
+        @Operation
+        public void dropOldest() {
+            dropOldestInto(takenByOthers);
+        }
+    }
+
+    /**
+     * The queue of an unbounded mailbox: senders and the turn, which takes plainly. Messages are sender * 100 + the
+     * sender's sequence number.
+     */
     public static class Model extends Senders {
         private final ConcurrentLinkedQueue<Integer> takenByTurn = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Integer> takenByOthers = new ConcurrentLinkedQueue<>();
+
+        public Model() {
+            super(new Queues(null));
+        }
+
+        Model(Queues queues) {
+            super(queues);
+        }
 
         @Operation(nonParallelGroup = "turn")
         public void turn() {
@@ -198,17 +244,6 @@ public class MailboxQueueLincheckTest {
             if (element != null) {
                 takenByTurn.add((Integer) element);
             }
-        }
-
-        @Operation
-        public void drain() {
-            // as the system stop's drain of an actor whose turn may still run: the head stays the turn's
-            queues.drain(element -> takenByOthers.add((Integer) element), false);
-        }
-
-        @Operation
-        public void dropOldest() {
-            dropOldestInto(takenByOthers);
         }
 
         @Validate
@@ -226,7 +261,7 @@ public class MailboxQueueLincheckTest {
             }
             queues.drain(element -> {
                 throw new IllegalStateException("a drain found " + element + " after the turn emptied the queue");
-            }, true);
+            });
             List<Integer> all = new ArrayList<>(turnOrder);
             all.addAll(takenByOthers);
             checkEachSentTakenOnce(all);
@@ -242,10 +277,26 @@ public class MailboxQueueLincheckTest {
         }
     }
 
-    /** The queue and its senders, shared by both models. */
+    /** {@link Model} on a {@code DROP_OLDEST} mailbox, with a sender that takes the oldest message beside the turn. */
+    public static class ModelWithDropOldest extends Model {
+        public ModelWithDropOldest() {
+            super(Queues.dropOldest());
+        }
+
+        @Operation
+        public void dropOldest() {
+            dropOldestInto(takenByOthers);
+        }
+    }
+
+    /** The queue and its senders, shared by the models. */
     public abstract static class Senders {
-        final Queues queues = new Queues();
+        final Queues queues;
         final int[] sent = new int[8];
+
+        Senders(Queues queues) {
+            this.queues = queues;
+        }
 
         @Operation
         public void send(@Param(gen = ThreadIdGen.class) int sender) {
@@ -295,16 +346,26 @@ public class MailboxQueueLincheckTest {
         return head.get(queues) == tail.get(queues);
     }
 
-    /** The queues alone; the depth is counted so that a {@code DROP_OLDEST} sender has its hint. */
+    /** The queues alone: unbounded and uncounted, or bounded with {@code DROP_OLDEST} (whose sender keeps a hint). */
     static final class Queues extends MailboxQueues {
         private static final long serialVersionUID = 1L;
 
-        Queues() {
-            super(null, true);
+        Queues(TbMailboxBound bound) {
+            super(bound, false);
+        }
+
+        /** @return queues whose bound drops the oldest message (the bound itself is the sender's, not modelled here) */
+        static Queues dropOldest() {
+            return new Queues(TbMailboxBound.dropOldest(1000));
         }
 
         @Override
         public void run() {
+            throw new UnsupportedOperationException("only the queues are modelled");
+        }
+
+        @Override
+        void turnNotRun() {
             throw new UnsupportedOperationException("only the queues are modelled");
         }
     }
