@@ -85,7 +85,8 @@ public class ThroughputBenchmark {
 
     /**
      * Publishes the iteration's turns per message (ours only): how many messages a turn found waiting, which tells the
-     * fast runs from the slow ones where many actors get few messages each (see BENCHMARKS.md).
+     * fast runs from the slow ones where many actors get few messages each (BENCHMARKS.md, "The 100K-actor rows
+     * measured once G1 has settled").
      */
     @TearDown(Level.Iteration)
     public void endIteration() {

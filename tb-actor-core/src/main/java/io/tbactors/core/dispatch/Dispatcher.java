@@ -113,8 +113,8 @@ public final class Dispatcher {
      * no-op behind it, that push wakes nobody; the worker runs the no-op in a few nanoseconds. The pool wraps it in a
      * new task each time (32 B): one shared never-completing task, tried first, left twice the p99 of this. Pushing it
      * only after turns that had pushed a task themselves measured slower where many actors are told from outside the
-     * pool (BENCHMARKS.md, "Fork-join fairness, the mailbox split, and runs K to Q"). ThingsBoard's runtime gets the
-     * same effect from the check task it submits after every turn; measured in BENCHMARKS.md (ping-pong p99).
+     * pool (BENCHMARKS.md, "Fork-join fairness"). ThingsBoard's runtime gets the same effect from the check task it
+     * submits after every turn (BENCHMARKS.md, "The idle turn's no-op (ping-pong p99)").
      */
     public void turnEndedIdle() {
         DispatcherWorkerThread worker = ownWorker();
@@ -131,9 +131,10 @@ public final class Dispatcher {
      * by the time the other turns have run, a reply or the sender's next message has often come, and it is taken
      * without a schedule (no submission from the sender, no worker woken, no idle compare-and-set, no no-op task). The
      * next turn looks again only if it too processed something. Not when the worker's queue is empty: the turn would
-     * run again at once, polling a mailbox its sender is still writing to (1 actor x 1M measured slower that way,
-     * BENCHMARKS.md). Such a turn counts as a full one for {@link #fullTurnEnded}, so actors that keep telling each
-     * other on one worker let the turns submitted from outside in, as flooded ones do.
+     * run again at once, polling a mailbox its sender is still writing to (1 actor x 1M measured slower that way:
+     * BENCHMARKS.md, "A busy worker keeps its actors scheduled"). Such a turn counts as a full one for {@link
+     * #fullTurnEnded}, so actors that keep telling each other on one worker let the turns submitted from outside in, as
+     * flooded ones do.
      *
      * @return whether the turn is to be submitted again rather than released
      */
@@ -150,8 +151,7 @@ public final class Dispatcher {
      * {@value #SUBMISSIONS_EVERY}th full turn first moves the turns waiting as submissions (up to
      * {@value #MAX_SUBMISSIONS_MOVED}) onto the worker's queue, ahead of the next turn: a turn told from outside waits
      * a bounded number of turns. Not at every full turn: taking from the submission queues, which the producers are
-     * writing to, measured up to a third slower in the many-message rows (BENCHMARKS.md, "Fork-join fairness, the mailbox
-     * split, and runs K to Q").
+     * writing to, measured up to a third slower in the many-message rows (BENCHMARKS.md, "Fork-join fairness").
      */
     public void fullTurnEnded() {
         DispatcherWorkerThread worker = ownWorker();
