@@ -174,6 +174,30 @@ class RuleEngineTest {
     }
 
     @Test
+    void aNodeMarkedDebugModeInTheChainFileKeepsItsEventsFromTheFirstMessage() throws Exception {
+        Path file = dir.resolve("debug.yaml");
+        Files.writeString(file, """
+                name: Debugged
+                nodes:
+                  - {id: mark, type: transform, configuration: {set: {seen: "true"}}, debugMode: true}
+                  - {id: log, type: log}
+                connections:
+                  - {from: mark, to: log, relation: Success}
+                """, StandardCharsets.UTF_8);
+        ResourceRuleChainSource source = new ResourceRuleChainSource(validator, RuleTestSupport.JSON, null, List.of("file:" + file));
+        RuleNodeStats stats = new RuleNodeStats();
+        RuleEngine engine = engine(source, stats);
+        UUID chain = source.idOf("Debugged");
+
+        engine.process(chain, "T", UUID.randomUUID(), Map.of("t", 1), Map.of()).get(10, TimeUnit.SECONDS);
+
+        assertThat(stats.chain(chain).get("mark").isDebug()).isTrue();
+        assertThat(stats.chain(chain).get("mark").getDebugEvents()).isNotEmpty();
+        assertThat(stats.chain(chain).get("log").isDebug()).as("not marked").isFalse();
+        assertThat(stats.chain(chain).get("log").getDebugEvents()).isEmpty();
+    }
+
+    @Test
     void aChangedFileIsAppliedByOneReloadAndTheOldNodesAreDestroyed() throws Exception {
         Path file = dir.resolve("chain.json");
         Files.writeString(file, chainWithProbe("store"), StandardCharsets.UTF_8);

@@ -153,6 +153,10 @@ public class RuleChainActor extends AbstractTbActor {
         RuleChainDefinition definition = chain.definition();
         Map<String, TbActorRef> newNodes = new HashMap<>();
         for (RuleNodeDefinition node : definition.nodes()) {
+            if (node.debugMode()) {
+                // as ThingsBoard's debugMode: on from the file; an operator's later switch still wins
+                context.stats().node(ruleChainId, node.id(), node.type()).setDebug(true);
+            }
             TbActorId id = RuleEngineActorIds.ruleNode(ruleChainId, chainVersion, node.id());
             newNodes.put(node.id(), ctx.getOrCreateChildActor(id, context::dispatcher,
                     () -> TbActorCreator.of(id, () -> new RuleNodeActor(context, ruleChainId, id, node))));

@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class RuleEngineProperties {
 
     /**
-     * Chain files to run, such as classpath:rule-chains/root.json or file:/etc/app/chain.json; used when the
-     * application has no RuleChainSource bean of its own.
+     * Chain files to run, JSON or YAML (.yaml, .yml), such as classpath:rule-chains/root.json or
+     * file:/etc/app/chain.yaml; used when the application has no RuleChainSource bean of its own.
      */
     private List<String> chains = new ArrayList<>();
 

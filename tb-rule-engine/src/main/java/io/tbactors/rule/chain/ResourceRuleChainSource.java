@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,10 +22,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Chains from JSON files, {@code classpath:} or {@code file:} locations. A chain's id is its file's {@code id} field
- * (a UUID) when it has one, otherwise derived from its location, so it stays the same across restarts; its name is
- * its {@code name} field, otherwise the file's name. {@link #refresh} reads the files again: a changed file gets
- * the next version (tell the engine with {@link io.tbactors.rule.RuleEngine#reload}).
+ * Chains from JSON or YAML files ({@code .yaml}, {@code .yml}), {@code classpath:} or {@code file:} locations. A YAML
+ * file holds the same fields as a JSON one and is checked by the same validator, with the same error locations. A
+ * chain's id is its file's {@code id} field (a UUID) when it has one, otherwise derived from its location, so it
+ * stays the same across restarts; its name is its {@code name} field, otherwise the file's name. {@link #refresh}
+ * reads the files again: a changed file gets the next version (tell the engine with {@link io.tbactors.rule.RuleEngine#reload}).
  */
 public final class ResourceRuleChainSource implements RuleChainSource {
 
@@ -43,7 +45,8 @@ public final class ResourceRuleChainSource implements RuleChainSource {
      * @param validator checks each chain
      * @param jsonMapper reads the files
      * @param resourceLoader resolves the locations
-     * @param locations the files, e.g. {@code classpath:rule-chains/root.json} or {@code file:/etc/app/chain.json}
+     * @param locations the files, e.g. {@code classpath:rule-chains/root.json}, {@code classpath:rule-chains/root.yaml} or
+     *     {@code file:/etc/app/chain.json}
      * @throws RuleChainValidationException when a file is missing or invalid, each error prefixed with its location
      */
     public ResourceRuleChainSource(RuleChainValidator validator, JsonMapper jsonMapper, ResourceLoader resourceLoader,
@@ -98,11 +101,18 @@ public final class ResourceRuleChainSource implements RuleChainSource {
             return null;
         }
         JsonNode json;
-        try {
-            json = jsonMapper.readTree(text);
-        } catch (JacksonException e) {
-            errors.add(location + ": not JSON: " + e.getOriginalMessage());
-            return null;
+        if (isYaml(location)) {
+            json = YamlChainReader.read(location, text, jsonMapper, errors);
+            if (json == null) {
+                return null;
+            }
+        } else {
+            try {
+                json = jsonMapper.readTree(text);
+            } catch (JacksonException e) {
+                errors.add(location + ": not JSON: " + e.getOriginalMessage());
+                return null;
+            }
         }
         UUID id = idOf(location, json, errors);
         RuleChainDefinition definition;
@@ -135,7 +145,12 @@ public final class ResourceRuleChainSource implements RuleChainSource {
 
     private static String nameOf(Resource resource, String location) {
         String file = resource.getFilename();
-        return file == null ? location : file.replaceFirst("\\.json$", "");
+        return file == null ? location : file.replaceFirst("\\.(json|ya?ml)$", "");
+    }
+
+    private static boolean isYaml(String location) {
+        String lower = location.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".yaml") || lower.endsWith(".yml");
     }
 
     @Override

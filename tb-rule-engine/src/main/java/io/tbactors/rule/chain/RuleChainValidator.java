@@ -97,7 +97,12 @@ public class RuleChainValidator {
                 errors.add(path + ".configuration: must be a JSON object");
                 continue;
             }
-            RuleNodeDefinition node = new RuleNodeDefinition(id, type, name == null ? id : name, configuration);
+            JsonNode debugMode = item.get("debugMode");
+            if (debugMode != null && !debugMode.isNull() && !debugMode.isBoolean()) {
+                errors.add(path + ".debugMode: must be true or false");
+            }
+            RuleNodeDefinition node = new RuleNodeDefinition(id, type, name == null ? id : name, configuration,
+                    debugMode != null && debugMode.isBoolean() && debugMode.booleanValue());
             if (type != null) {
                 nodeRegistry.bind(node, path, errors);
             }

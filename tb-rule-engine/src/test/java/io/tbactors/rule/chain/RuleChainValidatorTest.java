@@ -2,6 +2,7 @@ package io.tbactors.rule.chain;
 
 import static io.tbactors.rule.RuleTestSupport.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.tbactors.rule.RuleTestSupport;
@@ -24,6 +25,16 @@ class RuleChainValidatorTest {
         assertThat(chain.name()).isEqualTo("Fallback");
         assertThat(chain.nodes().get(0).name()).as("a node's name defaults to its id").isEqualTo("a");
         assertThat(chain.connections()).isEmpty();
+    }
+
+    @Test
+    void aNodesDebugModeIsReadAndMustBeABoolean() {
+        RuleChainDefinition chain = validator.parse(json("{'nodes': [{'id': 'a', 'type': 'log', 'debugMode': true}, "
+                + "{'id': 'b', 'type': 'log'}]}"), "Chain");
+        assertThat(chain.nodes()).extracting(RuleNodeDefinition::debugMode).containsExactly(true, false);
+
+        assertThatThrownBy(() -> validator.parse(json("{'nodes': [{'id': 'a', 'type': 'log', 'debugMode': 'yes'}]}"), "Chain"))
+                .isInstanceOf(RuleChainValidationException.class).hasMessageContaining("nodes[0].debugMode: must be true or false");
     }
 
     @Test
