@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.tbactors.api.AbstractTbActor;
@@ -29,6 +30,10 @@ import io.tbactors.rule.TbMsg;
 import io.tbactors.rule.TbMsgCallback;
 import io.tbactors.rule.TbMsgTracker;
 import io.tbactors.sample.iot.storage.KvCodec;
+import io.tbactors.sample.iot.storage.RpcDao;
+import lombok.extern.slf4j.Slf4j;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import io.tbactors.sample.iot.actors.msg.TsEntry;
 
 /**
@@ -42,6 +47,7 @@ import io.tbactors.sample.iot.actors.msg.TsEntry;
  * waits for one when there is none, and ends once (answered, delivered, timed out or failed with a reason). When the
  * actor stops, its waiting requests fail with the reason: the device was deleted, or the node is stopping.
  */
+@Slf4j
 public class DeviceActor extends AbstractTbActor {
 
     private static final int MAX_INIT_ATTEMPTS = 3;
@@ -68,14 +74,41 @@ public class DeviceActor extends AbstractTbActor {
                 .orElseThrow(() -> new TbActorException("Device " + deviceId + " does not exist", null));
         deviceMetadata = Map.of("deviceName", device.name(), "deviceType", device.type());
         rpcs = new DeviceRpcs(deviceId, services.getRpcSettings().getMaxPendingPerDevice(), services.getStats(),
-                (requestId, delayMs) -> ctx.scheduleOnce(new RpcTimeoutMsg(requestId), Duration.ofMillis(delayMs)));
+                (requestId, delayMs) -> ctx.scheduleOnce(new RpcTimeoutMsg(requestId), Duration.ofMillis(delayMs)),
+                (request, status, outcome) -> services.getRpcDao().updateLater(request.rpcId(), status.name(),
+                        outcome != null ? outcome.response() : null, outcome != null ? outcome.reason() : null));
+        restorePersistentRpcs();
+    }
+
+    /** Persistent requests stored before this actor started (e.g. before a restart) wait for a session again. */
+    private void restorePersistentRpcs() {
+        List<RpcDao.StoredRpc> stored;
+        try {
+            stored = services.getRpcDao().findActive(deviceId);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("Cannot read the persistent RPC requests of device " + deviceId, e);
+        }
+        for (RpcDao.StoredRpc rpc : stored) {
+            JsonNode params;
+            try {
+                params = services.getJsonMapper().readTree(rpc.params());
+            } catch (RuntimeException unreadable) {
+                params = JsonNodeFactory.instance.textNode(rpc.params());
+            }
+            rpcs.onRequest(new ToDeviceRpcMsg(tenantId, deviceId, rpc.id(), rpc.oneway(), rpc.method(), params,
+                    rpc.timeoutMs(), true, rpc.expirationTime(), new CompletableFuture<>()));
+        }
+        if (!stored.isEmpty()) {
+            log.info("Device {}: {} persistent RPC request(s) restored, waiting for a session", deviceId, stored.size());
+        }
     }
 
     @Override
     public void destroy(TbActorStopReason reason, Throwable cause) {
         if (rpcs != null) {
             rpcs.failAll(stopReason != null ? stopReason : reason == TbActorStopReason.RESTARTED
-                    ? "the device's actor restarted after a failure" : "the node is stopping (" + reason + ")");
+                    ? "the device's actor restarted after a failure" : "the node is stopping (" + reason + ")",
+                    stopReason == null);
         }
     }
 

@@ -11,6 +11,7 @@ import io.tbactors.api.TbTimer;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
+import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
 import io.tbactors.sample.iot.stats.IotStats;
@@ -35,19 +36,32 @@ final class DeviceRpcs {
         TbTimer schedule(int requestId, long delayMs);
     }
 
+    /** Stores the states of persistent requests. */
+    interface States {
+
+        /**
+         * @param request a persistent request
+         * @param status its new state
+         * @param outcome how it ended, or null while it goes on
+         */
+        void changed(ToDeviceRpcMsg request, RpcStatus status, RpcOutcome outcome);
+    }
+
     private final UUID deviceId;
     private final int maxPending;
     private final IotStats stats;
     private final Timers timers;
+    private final States states;
     private final Map<UUID, DeviceSession> subscribed = new LinkedHashMap<>();
     private final Map<Integer, Pending> pending = new LinkedHashMap<>();
     private int lastRequestId;
 
-    DeviceRpcs(UUID deviceId, int maxPending, IotStats stats, Timers timers) {
+    DeviceRpcs(UUID deviceId, int maxPending, IotStats stats, Timers timers, States states) {
         this.deviceId = deviceId;
         this.maxPending = maxPending;
         this.stats = stats;
         this.timers = timers;
+        this.states = states;
     }
 
     void onRequest(ToDeviceRpcMsg msg) {
@@ -56,14 +70,22 @@ final class DeviceRpcs {
                     + "for a session or an answer, the most it keeps (sample.rpc.max-pending-per-device); send it again later"));
             return;
         }
+        long untilExpiration = msg.expirationTime() - System.currentTimeMillis();
+        if (msg.persistent() && untilExpiration <= 0) {
+            end(msg, new RpcOutcome(RpcStatus.EXPIRED, null, "its expiration time passed before a session of device "
+                    + deviceId + " subscribed to RPC", false));
+            return;
+        }
         lastRequestId = lastRequestId == Integer.MAX_VALUE ? 1 : lastRequestId + 1;
         Pending request = new Pending(lastRequestId, msg);
         if (send(request) && msg.oneway()) {
             end(msg, RpcOutcome.delivered());
             return;
         }
-        // not sent yet, or two-way: it waits, for a session to subscribe or for the answer, at most its timeout
-        request.timer = timers.schedule(request.requestId, msg.timeoutMs());
+        // not sent yet, or two-way: it waits for a session to subscribe (at most its timeout, or until a persistent
+        // request expires), then for the answer (at most its timeout)
+        request.timer = timers.schedule(request.requestId, msg.persistent() && !request.sent ? untilExpiration
+                : msg.timeoutMs());
         pending.put(request.requestId, request);
     }
 
@@ -78,10 +100,16 @@ final class DeviceRpcs {
         Iterator<Pending> waiting = pending.values().iterator();
         while (waiting.hasNext()) {
             Pending request = waiting.next();
-            if (!request.sent && request.sendTo(msg.session()) && request.msg.oneway()) {
-                waiting.remove();
-                request.timer.cancel();
-                end(request.msg, RpcOutcome.delivered());
+            if (!request.sent && request.sendTo(msg.session())) {
+                if (request.msg.oneway()) {
+                    waiting.remove();
+                    request.timer.cancel();
+                    end(request.msg, RpcOutcome.delivered());
+                } else if (request.msg.persistent()) {
+                    // it waited for a session until its expiration; now it waits for the answer, its timeout
+                    request.timer.cancel();
+                    request.timer = timers.schedule(request.requestId, request.msg.timeoutMs());
+                }
             }
         }
     }
@@ -107,19 +135,35 @@ final class DeviceRpcs {
             // answered first: its timer's message was already queued when the answer cancelled it
             return;
         }
+        if (!request.sent && request.msg.persistent()) {
+            end(request.msg, new RpcOutcome(RpcStatus.EXPIRED, null, "no session of device " + deviceId
+                    + " subscribed to RPC before its expiration time", false));
+            return;
+        }
         end(request.msg, RpcOutcome.timeout(request.sent
                 ? "device " + deviceId + " did not answer within " + request.msg.timeoutMs() + " ms"
                 : "no session of device " + deviceId + " subscribed to RPC within " + request.msg.timeoutMs() + " ms"));
     }
 
-    /** Ends every waiting request with a failure; the actor stops. */
-    void failAll(String reason) {
+    /**
+     * Ends every waiting request with a failure; the actor stops.
+     *
+     * @param reason why, for the callers
+     * @param keepPersistent whether persistent requests keep their stored state (the node stops: they are restored
+     *     when the device's actor starts again) rather than being stored as FAILED
+     */
+    void failAll(String reason, boolean keepPersistent) {
         List<Pending> all = new ArrayList<>(pending.values());
         pending.clear();
         subscribed.clear();
         for (Pending request : all) {
             request.timer.cancel();
-            end(request.msg, RpcOutcome.failed(reason));
+            if (keepPersistent && request.msg.persistent()) {
+                request.msg.outcome().complete(RpcOutcome.failed(reason + "; it stays stored and is sent again when the "
+                        + "device's actor starts again"));
+            } else {
+                end(request.msg, RpcOutcome.failed(reason));
+            }
         }
     }
 
@@ -141,10 +185,13 @@ final class DeviceRpcs {
     private void end(ToDeviceRpcMsg msg, RpcOutcome outcome) {
         if (msg.outcome().complete(outcome)) {
             stats.rpcFinished(outcome.status().name(), outcome.refused());
+            if (msg.persistent()) {
+                states.changed(msg, outcome.status(), outcome);
+            }
         }
     }
 
-    private static final class Pending {
+    private final class Pending {
         private final int requestId;
         private final ToDeviceRpcMsg msg;
         private TbTimer timer;
@@ -156,8 +203,11 @@ final class DeviceRpcs {
         }
 
         private boolean sendTo(DeviceSession session) {
-            if (session.sendRpcRequest(requestId, msg.method(), msg.params())) {
+            if (session.sendRpcRequest(requestId, msg.method(), msg.params()) && !sent) {
                 sent = true;
+                if (msg.persistent() && !msg.oneway()) {
+                    states.changed(msg, RpcStatus.SENT, null);
+                }
             }
             return sent;
         }

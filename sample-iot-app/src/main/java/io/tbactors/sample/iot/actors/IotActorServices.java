@@ -5,8 +5,10 @@ import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.storage.RpcDao;
 import lombok.Getter;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The services actors use, fetched once through {@code ActorSystemContext.getBean} by the application actor and
@@ -21,6 +23,8 @@ public class IotActorServices {
     private final RuleEngineContext ruleEngine;
     private final IotStats stats;
     private final SampleProperties.Rpc rpcSettings;
+    private final RpcDao rpcDao;
+    private final JsonMapper jsonMapper;
 
     /**
      * @param deviceService finds devices
@@ -28,13 +32,17 @@ public class IotActorServices {
      * @param ruleEngine the rule engine's context
      * @param stats the counters
      * @param properties whose {@code sample.rpc.*} the device actors use
+     * @param rpcDao the persistent RPC requests
+     * @param jsonMapper reads stored RPC parameters
      */
     public IotActorServices(DeviceService deviceService, RuleChainService ruleChainService, RuleEngineContext ruleEngine,
-                            IotStats stats, SampleProperties properties) {
+                            IotStats stats, SampleProperties properties, RpcDao rpcDao, JsonMapper jsonMapper) {
         this.deviceService = deviceService;
         this.ruleChainService = ruleChainService;
         this.ruleEngine = ruleEngine;
         this.stats = stats;
         this.rpcSettings = properties.getRpc();
+        this.rpcDao = rpcDao;
+        this.jsonMapper = jsonMapper;
     }
 }

@@ -1,7 +1,13 @@
 package io.tbactors.sample.iot.actors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.contains;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import java.time.Duration;
@@ -27,11 +33,13 @@ import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.storage.RpcDao;
 import io.tbactors.testkit.TbTestActorSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
@@ -47,6 +55,8 @@ class DeviceActorRpcTest {
     private final IotStats stats = new IotStats();
     private final SampleProperties properties = new SampleProperties();
     private final RecordingSession session = new RecordingSession();
+    private final RpcDao rpcDao = mock(RpcDao.class);
+    private final List<RpcDao.StoredRpc> stored = new ArrayList<>();
     private TbTestActorSystem system;
     private TbActorRef actor;
 
@@ -56,9 +66,12 @@ class DeviceActorRpcTest {
         when(deviceService.findById(DEVICE)).thenReturn(Optional.of(new Device(DEVICE, TENANT, "d", "default", "token",
                 0L, 0L)));
         properties.getRpc().setMaxPendingPerDevice(2);
+        when(rpcDao.findActive(DEVICE)).thenReturn(stored);
         IotActorServices services = new IotActorServices(deviceService, mock(RuleChainService.class),
-                mock(RuleEngineContext.class), stats, properties);
-        system = TbTestActorSystem.manual();
+                mock(RuleEngineContext.class), stats, properties, rpcDao, JsonMapper.builder().build());
+        if (system == null) {
+            system = TbTestActorSystem.manual();
+        }
         actor = system.createRootActor(TbActorCreator.of(IotActorIds.device(DEVICE),
                 () -> new DeviceActor(services, TENANT, DEVICE)));
         system.runUntilIdle();
@@ -191,6 +204,46 @@ class DeviceActorRpcTest {
         assertThat(session.attributeUpdates).containsExactly("{\"targetTemperature\":22.5}");
     }
 
+    @Test
+    void aPersistentRequestIsStoredSentThenSuccessfulWhenTheDeviceAnswers() {
+        UUID id = persistentRequest(60_000);
+        system.runUntilIdle();
+        subscribe();
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SENT", null, null);
+
+        actor.tell(new FromDeviceRpcResponseMsg(TENANT, DEVICE, 1, "{\"ok\":true}"));
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SUCCESSFUL", "{\"ok\":true}", null);
+    }
+
+    @Test
+    void aPersistentRequestNoSessionTookBeforeItsExpirationIsStoredAsExpired() {
+        UUID id = persistentRequest(5_000);
+        system.advance(Duration.ofSeconds(60));
+
+        verify(rpcDao).updateLater(eq(id), eq("EXPIRED"), isNull(), contains("before its expiration time"));
+    }
+
+    @Test
+    void aStoppingNodeLeavesPersistentRequestsStoredAndANewActorRestoresAndSendsThem() {
+        UUID id = persistentRequest(600_000);
+        system.runUntilIdle();
+        system.system().stop(actor);
+        system.runUntilIdle();
+        verify(rpcDao, never()).updateLater(eq(id), any(), any(), any());
+
+        // the same device's actor again (as after a restart): it reads what is stored and sends it to a session
+        stored.add(new RpcDao.StoredRpc(id, TENANT, DEVICE, 0L, System.currentTimeMillis() + 600_000, false, "setMode",
+                "{\"mode\":\"eco\"}", TIMEOUT_MS, "QUEUED", null, null));
+        startDeviceActor();
+        subscribe();
+        system.runUntilIdle();
+
+        assertThat(session.requests).containsExactly("1:setMode");
+        verify(rpcDao).updateLater(id, "SENT", null, null);
+    }
+
     private void subscribe() {
         actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, true));
     }
@@ -198,8 +251,15 @@ class DeviceActorRpcTest {
     private CompletableFuture<RpcOutcome> request(boolean oneway) {
         CompletableFuture<RpcOutcome> outcome = new CompletableFuture<>();
         actor.tell(new ToDeviceRpcMsg(TENANT, DEVICE, UUID.randomUUID(), oneway, "setMode",
-                JsonNodeFactory.instance.objectNode().put("mode", "eco"), TIMEOUT_MS, outcome));
+                JsonNodeFactory.instance.objectNode().put("mode", "eco"), TIMEOUT_MS, false, 0, outcome));
         return outcome;
+    }
+
+    private UUID persistentRequest(long expiresInMs) {
+        UUID id = UUID.randomUUID();
+        actor.tell(new ToDeviceRpcMsg(TENANT, DEVICE, id, false, "setMode", JsonNodeFactory.instance.objectNode(),
+                TIMEOUT_MS, true, System.currentTimeMillis() + expiresInMs, new CompletableFuture<>()));
+        return id;
     }
 
     private static final class RecordingSession implements DeviceSession {

@@ -17,11 +17,16 @@ import tools.jackson.databind.JsonNode;
  * @param oneway whether the device answers (false) or the request is done once sent (true)
  * @param method the method
  * @param params the parameters
- * @param timeoutMs how long it waits for a session and, two-way, for the answer
+ * @param timeoutMs not persistent: how long it waits for a session and, two-way, for the answer; persistent: how long
+ *     it waits for the answer once sent
+ * @param persistent whether it is stored ({@code rpc} table) with its state, kept until {@code expirationTime} for a
+ *     session and restored when the device's actor starts again
+ * @param expirationTime persistent: after when it is no longer sent (EXPIRED), epoch ms; else 0
  * @param outcome completed once, with how it ended
  */
 public record ToDeviceRpcMsg(UUID tenantId, UUID deviceId, UUID rpcId, boolean oneway, String method, JsonNode params,
-                             long timeoutMs, CompletableFuture<RpcOutcome> outcome) implements DeviceAwareMsg {
+                             long timeoutMs, boolean persistent, long expirationTime, CompletableFuture<RpcOutcome> outcome)
+        implements DeviceAwareMsg {
 
     @Override
     public void onTbActorStopped(TbActorStopReason reason) {
