@@ -10,8 +10,9 @@ import lombok.extern.slf4j.Slf4j;
 import org.springframework.stereotype.Component;
 
 /**
- * What a transport's session tells its device's actor beside readings: its subscriptions (server-side RPC, shared-attribute updates) and the
- * device's answers. The device actor owns the sessions; a transport only registers them here.
+ * What a transport's session tells its device's actor beside readings: its subscriptions (server-side RPC,
+ * shared-attribute updates) and the device's answers. The device actor owns the sessions; a transport only registers
+ * them here.
  */
 @Slf4j
 @Component
