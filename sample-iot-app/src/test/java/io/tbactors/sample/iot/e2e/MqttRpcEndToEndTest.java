@@ -32,7 +32,8 @@ class MqttRpcEndToEndTest extends EndToEndTest {
         ApiClient.Device device = newDevice();
         try (MqttDevice mqtt = MqttDevice.connect(mqttPort, device.token(), 10)) {
             assertThat(mqtt.subscribe(RPC_REQUESTS, MqttDevice.ATTRIBUTES, ATTRIBUTE_RESPONSES, "v1/devices/me/rpc/response/+",
-                    "v1/devices/other/#")).containsExactly(0, 0, 0, 0, 128);
+                    "v1/devices/me/attributes/response/7", "v1/devices/other/#", "v1/devices/me/rpc/response/x"))
+                    .containsExactly(0, 0, 0, 0, 0, 128, 128);
             assertThat(mqtt.isConnected()).isTrue();
         }
     }

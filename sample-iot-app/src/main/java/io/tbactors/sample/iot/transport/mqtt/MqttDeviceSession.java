@@ -255,9 +255,9 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
         boolean subscribesToRpc = false;
         boolean subscribesToAttributes = false;
         for (var topic : subscribe.payload().topicSubscriptions()) {
-            if (SUBSCRIBABLE.contains(topic.topicName())) {
+            if (subscribable(topic.topicName())) {
                 subAck.addGrantedQos(MqttQoS.AT_MOST_ONCE);
-                subscribesToRpc |= topic.topicName().startsWith(RPC_REQUEST_TOPIC_PREFIX);
+                subscribesToRpc |= topic.topicName().equals(RPC_REQUEST_TOPIC_PREFIX + "+");
                 subscribesToAttributes |= topic.topicName().equals(ATTRIBUTES_TOPIC);
             } else {
                 log.debug("Refused a subscription of {} to '{}': not a device API topic (allowed: {})", who(),
@@ -273,6 +273,24 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
         if (subscribesToAttributes && !attributesSubscribed) {
             attributesSubscribed = server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.ATTRIBUTES, true);
         }
+    }
+
+    /**
+     * @param filter a topic filter a device subscribes to
+     * @return whether it is one of ThingsBoard's ({@link #SUBSCRIBABLE}), or one of its topics with the {@code +} taken
+     *     by a request id (as {@code mosquitto_rr} subscribes to its one response topic)
+     */
+    static boolean subscribable(String filter) {
+        if (SUBSCRIBABLE.contains(filter)) {
+            return true;
+        }
+        for (String prefix : List.of(RPC_REQUEST_TOPIC_PREFIX, RPC_RESPONSE_TOPIC_PREFIX, ATTRIBUTES_RESPONSE_TOPIC_PREFIX)) {
+            if (filter.startsWith(prefix) && filter.length() > prefix.length()
+                    && filter.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void onUnsubscribe(MqttUnsubscribeMessage unsubscribe) {

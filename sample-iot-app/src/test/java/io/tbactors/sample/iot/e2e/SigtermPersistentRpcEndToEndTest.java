@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
  * the device connects over MQTT and subscribes, gets the request, answers, and the stored state becomes SUCCESSFUL
  * with the answer.
  */
-class PersistentRpcSigtermEndToEndTest extends AppProcessTest {
+class SigtermPersistentRpcEndToEndTest extends AppProcessTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
