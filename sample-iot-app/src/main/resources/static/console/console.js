@@ -371,6 +371,9 @@
         const latest = h('div', {id: 'device-latest'});
         const attributes = h('div', {id: 'device-attributes'});
         const alarms = h('div', {id: 'device-alarms'});
+        const shared = h('div', {id: 'device-shared'});
+        const rpcLog = h('div', {id: 'rpc-log'});
+        const rpcs = [];
         const keyPicker = h('div', {cls: 'chips', id: 'key-picker'});
         const chart = h('div', {cls: 'chart', id: 'device-chart', dataset: {points: '0'}});
         const windowSelect = h('select', {id: 'window-picker', onchange: () => {
@@ -390,6 +393,11 @@
                 h('section', {cls: 'card'}, h('h2', null, 'Latest values'), latest),
                 h('section', {cls: 'card'}, h('h2', null, 'Attributes'), attributes),
                 h('section', {cls: 'card'}, h('h2', null, 'Device'), info)),
+            h('div', {cls: 'grid'},
+                h('section', {cls: 'card'}, h('h2', null, 'RPC', h('span', {cls: 'sub'}, 'a command to the device')),
+                    rpcForm(), rpcLog),
+                h('section', {cls: 'card'}, h('h2', null, 'Shared attributes', h('span', {cls: 'sub'}, 'set here, pushed to the device')),
+                    sharedForm(), shared)),
             h('section', {cls: 'card'}, h('h2', null, 'Alarms'), alarms)
         ]);
 
@@ -412,6 +420,121 @@
             } catch (e) {
                 title.textContent = e.status === 404 ? 'No such device' : 'Device';
                 replace(info, h('div', {cls: 'error-text'}, e.message));
+            }
+        }
+
+        // ---- RPC: one-way, two-way or persistent; each request's state is shown as it changes
+        function rpcForm() {
+            const method = h('input', {type: 'text', id: 'rpc-method', placeholder: 'Method, e.g. setMode', maxlength: 255, required: true});
+            const params = h('input', {type: 'text', id: 'rpc-params', placeholder: 'Params (JSON), e.g. {"mode": "eco"}'});
+            const timeout = h('input', {type: 'number', id: 'rpc-timeout', min: 1, value: 10000, title: 'Timeout, ms'});
+            const kind = h('select', {id: 'rpc-kind'}, h('option', {value: 'twoway'}, 'two-way'), h('option', {value: 'oneway'}, 'one-way'));
+            const persistent = h('input', {type: 'checkbox', id: 'rpc-persistent'});
+            return h('form', {cls: 'inline', id: 'rpc-form', onsubmit: event => {
+                event.preventDefault();
+                let parsed = {};
+                if (params.value.trim()) {
+                    try {
+                        parsed = JSON.parse(params.value);
+                    } catch (e) {
+                        toast('Params must be JSON: ' + e.message, true);
+                        return;
+                    }
+                }
+                sendRpc({method: method.value.trim(), params: parsed, timeout: Number(timeout.value), persistent: persistent.checked},
+                    kind.value);
+            }}, method, params, timeout, kind, h('label', null, persistent, ' persistent'),
+            h('button', {cls: 'primary', type: 'submit'}, 'Send'));
+        }
+
+        async function sendRpc(body, kind) {
+            const entry = {method: body.method, kind, persistent: body.persistent, status: 'SENDING', detail: '', ts: Date.now()};
+            rpcs.unshift(entry);
+            renderRpcs();
+            try {
+                const answer = await request('POST', `/api/rpc/${kind}/${id}`, body);
+                if (body.persistent) {
+                    entry.rpcId = answer.rpcId;
+                    entry.status = 'QUEUED';
+                    watchPersistent();
+                } else {
+                    entry.status = kind === 'oneway' ? 'DELIVERED' : 'SUCCESSFUL';
+                    entry.detail = answer === null ? '' : JSON.stringify(answer);
+                }
+            } catch (e) {
+                entry.status = e.status === 504 ? 'TIMEOUT' : 'FAILED';
+                entry.detail = `${e.status}: ${e.message}`;
+            }
+            renderRpcs();
+        }
+
+        // persistent requests: their stored state, looked up while one of them has not ended
+        let watching = null;
+        function watchPersistent() {
+            if (watching) {
+                return;
+            }
+            watching = setInterval(async () => {
+                const open = rpcs.filter(r => r.rpcId && (r.status === 'QUEUED' || r.status === 'SENT'));
+                if (open.length === 0) {
+                    clearInterval(watching);
+                    watching = null;
+                    return;
+                }
+                for (const entry of open) {
+                    try {
+                        const stored = await request('GET', '/api/rpc/persistent/' + entry.rpcId);
+                        entry.status = stored.status;
+                        entry.detail = stored.response !== null ? JSON.stringify(stored.response) : (stored.reason || '');
+                    } catch (e) {
+                        entry.detail = e.message;
+                    }
+                }
+                renderRpcs();
+            }, 1000);
+        }
+
+        function renderRpcs() {
+            if (rpcs.length === 0) {
+                replace(rpcLog, h('div', {cls: 'empty'}, 'No requests sent from this page yet.'));
+                return;
+            }
+            replace(rpcLog, h('div', {cls: 'table-wrap'}, h('table', {id: 'rpc-table'},
+                h('thead', null, h('tr', null, h('th', null, 'Method'), h('th', null, 'Kind'), h('th', null, 'State'), h('th', null, 'Answer'))),
+                h('tbody', null, rpcs.slice(0, 20).map(entry => h('tr', {dataset: {status: entry.status}},
+                    h('td', null, entry.method), h('td', null, entry.kind + (entry.persistent ? ', persistent' : '')),
+                    h('td', {cls: 'rpc-status'}, entry.status), h('td', {cls: 'value'}, entry.detail)))))));
+        }
+
+        // ---- shared attributes: ThingsBoard's SHARED_SCOPE, pushed to the device's subscribed sessions when set
+        function sharedForm() {
+            const key = h('input', {type: 'text', id: 'shared-key', placeholder: 'Key, e.g. targetTemperature', maxlength: 255, required: true});
+            const value = h('input', {type: 'text', id: 'shared-value', placeholder: 'Value (JSON), e.g. 22.5', required: true});
+            return h('form', {cls: 'inline', id: 'shared-form', onsubmit: async event => {
+                event.preventDefault();
+                let parsed;
+                try {
+                    parsed = JSON.parse(value.value);
+                } catch (e) {
+                    parsed = value.value;
+                }
+                try {
+                    await request('POST', `/api/plugins/telemetry/DEVICE/${id}/attributes/SHARED_SCOPE`, {[key.value.trim()]: parsed});
+                    toast(`Shared attribute ${key.value.trim()} set`);
+                    loadShared();
+                } catch (e) {
+                    toast(e.message, true);
+                }
+            }}, key, value, h('button', {cls: 'primary', type: 'submit'}, 'Set'));
+        }
+
+        async function loadShared() {
+            try {
+                const values = await request('GET', `/api/plugins/telemetry/DEVICE/${id}/values/attributes/SHARED_SCOPE`);
+                renderValues(shared, Object.fromEntries(values.map(a => [a.key, {value: a.value, ts: a.lastUpdateTs}])),
+                    'No shared attributes yet.');
+            } catch (e) {
+                replace(shared, h('div', {cls: 'error-text'}, e.message));
             }
         }
 
@@ -571,6 +694,8 @@
 
         loadDevice();
         loadAttributes();
+        loadShared();
+        renderRpcs();
         loadAlarms();
         return {
             onDevices, onAlarms,
@@ -582,6 +707,9 @@
             },
             dispose: () => {
                 resize.disconnect();
+                if (watching) {
+                    clearInterval(watching);
+                }
                 if (state.plot) {
                     state.plot.destroy();
                 }

@@ -2,8 +2,11 @@ package io.tbactors.sample.iot.actors;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.tbactors.api.AbstractTbActor;
@@ -11,6 +14,13 @@ import io.tbactors.api.InitFailureStrategy;
 import io.tbactors.api.TbActorCtx;
 import io.tbactors.api.TbActorException;
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.api.TbActorStopReason;
+import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.SharedAttributesUpdatedMsg;
+import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.rule.actors.msg.ToRuleEngineMsg;
 import io.tbactors.rule.actors.msg.ToRuleEnginePackMsg;
@@ -20,6 +30,10 @@ import io.tbactors.rule.TbMsg;
 import io.tbactors.rule.TbMsgCallback;
 import io.tbactors.rule.TbMsgTracker;
 import io.tbactors.sample.iot.storage.KvCodec;
+import io.tbactors.sample.iot.storage.RpcDao;
+import lombok.extern.slf4j.Slf4j;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import io.tbactors.sample.iot.actors.msg.TsEntry;
 
 /**
@@ -27,7 +41,13 @@ import io.tbactors.sample.iot.actors.msg.TsEntry;
  * completes the post's future once the root chain is done with all of them), in the order they arrive, and stamps
  * readings that carry no time with a server time that strictly increases per device: two posts in the same
  * millisecond never overwrite each other, and the history keeps their order.
+ *
+ * <p>It also owns the device's sessions subscribed to server-side RPC and the requests waiting for a session or an
+ * answer ({@link DeviceRpcs}), as ThingsBoard's device actor does: a request is sent to every subscribed session,
+ * waits for one when there is none, and ends once (answered, delivered, timed out or failed with a reason). When the
+ * actor stops, its waiting requests fail with the reason: the device was deleted, or the node is stopping.
  */
+@Slf4j
 public class DeviceActor extends AbstractTbActor {
 
     private static final int MAX_INIT_ATTEMPTS = 3;
@@ -37,6 +57,9 @@ public class DeviceActor extends AbstractTbActor {
     private final UUID deviceId;
     private Map<String, String> deviceMetadata;
     private long lastServerTs;
+    private DeviceRpcs rpcs;
+    private final Map<UUID, DeviceSession> attributeSubscribers = new LinkedHashMap<>();
+    private String stopReason;
 
     DeviceActor(IotActorServices services, UUID tenantId, UUID deviceId) {
         this.services = services;
@@ -50,6 +73,43 @@ public class DeviceActor extends AbstractTbActor {
         Device device = services.getDeviceService().findById(deviceId)
                 .orElseThrow(() -> new TbActorException("Device " + deviceId + " does not exist", null));
         deviceMetadata = Map.of("deviceName", device.name(), "deviceType", device.type());
+        rpcs = new DeviceRpcs(deviceId, services.getRpcSettings().getMaxPendingPerDevice(), services.getStats(),
+                (requestId, delayMs) -> ctx.scheduleOnce(new RpcTimeoutMsg(requestId), Duration.ofMillis(delayMs)),
+                (request, status, outcome) -> services.getRpcDao().updateLater(request.rpcId(), status.name(),
+                        outcome != null ? outcome.response() : null, outcome != null ? outcome.reason() : null));
+        restorePersistentRpcs();
+    }
+
+    /** Persistent requests stored before this actor started (e.g. before a restart) wait for a session again. */
+    private void restorePersistentRpcs() {
+        List<RpcDao.StoredRpc> stored;
+        try {
+            stored = services.getRpcDao().findActive(deviceId);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("Cannot read the persistent RPC requests of device " + deviceId, e);
+        }
+        for (RpcDao.StoredRpc rpc : stored) {
+            JsonNode params;
+            try {
+                params = services.getJsonMapper().readTree(rpc.params());
+            } catch (RuntimeException unreadable) {
+                params = JsonNodeFactory.instance.textNode(rpc.params());
+            }
+            rpcs.onRequest(new ToDeviceRpcMsg(tenantId, deviceId, rpc.id(), rpc.oneway(), rpc.method(), params,
+                    rpc.timeoutMs(), true, rpc.expirationTime(), new CompletableFuture<>()));
+        }
+        if (!stored.isEmpty()) {
+            log.info("Device {}: {} persistent RPC request(s) restored, waiting for a session", deviceId, stored.size());
+        }
+    }
+
+    @Override
+    public void destroy(TbActorStopReason reason, Throwable cause) {
+        if (rpcs != null) {
+            rpcs.failAll(stopReason != null ? stopReason : reason == TbActorStopReason.RESTARTED
+                    ? "the device's actor restarted after a failure" : "the node is stopping (" + reason + ")",
+                    stopReason == null);
+        }
     }
 
     @Override
@@ -74,7 +134,34 @@ public class DeviceActor extends AbstractTbActor {
             services.getStats().deviceAccepted();
             return true;
         }
-        return false;
+        if (msg instanceof ToDeviceRpcMsg request) {
+            rpcs.onRequest(request);
+        } else if (msg instanceof FromDeviceRpcResponseMsg response) {
+            rpcs.onResponse(response);
+        } else if (msg instanceof RpcTimeoutMsg timeout) {
+            rpcs.onTimeout(timeout.requestId());
+        } else if (msg instanceof SessionSubscribeMsg subscription) {
+            onSubscription(subscription);
+        } else if (msg instanceof SharedAttributesUpdatedMsg updated) {
+            attributeSubscribers.values().removeIf(session -> !session.sendAttributesUpdate(updated.changed()));
+        } else if (msg instanceof DeviceDeletedMsg) {
+            // the waiting requests fail with this reason in destroy; what is queued behind is told STOPPED
+            stopReason = "device " + deviceId + " was deleted";
+            ctx.stop(ctx.getSelf());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void onSubscription(SessionSubscribeMsg msg) {
+        if (msg.topic() == SessionSubscribeMsg.Topic.RPC) {
+            rpcs.onSubscription(msg);
+        } else if (msg.subscribe()) {
+            attributeSubscribers.put(msg.session().sessionId(), msg.session());
+        } else {
+            attributeSubscribers.remove(msg.session().sessionId());
+        }
     }
 
     private long nextServerTs() {
@@ -91,5 +178,9 @@ public class DeviceActor extends AbstractTbActor {
     private static UUID randomId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         return new UUID((random.nextLong() & ~0xF000L) | 0x4000L, (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
+    }
+
+    /** A waiting RPC request's timeout, told to the actor itself. */
+    record RpcTimeoutMsg(int requestId) implements TbActorMsg {
     }
 }

@@ -1,12 +1,14 @@
 package io.tbactors.sample.iot.actors;
 
 import io.tbactors.rule.RuleEngineContext;
+import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.storage.RpcDao;
 import lombok.Getter;
-import lombok.RequiredArgsConstructor;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The services actors use, fetched once through {@code ActorSystemContext.getBean} by the application actor and
@@ -14,11 +16,33 @@ import org.springframework.stereotype.Component;
  */
 @Getter
 @Component
-@RequiredArgsConstructor
 public class IotActorServices {
 
     private final DeviceService deviceService;
     private final RuleChainService ruleChainService;
     private final RuleEngineContext ruleEngine;
     private final IotStats stats;
+    private final SampleProperties.Rpc rpcSettings;
+    private final RpcDao rpcDao;
+    private final JsonMapper jsonMapper;
+
+    /**
+     * @param deviceService finds devices
+     * @param ruleChainService finds rule chains
+     * @param ruleEngine the rule engine's context
+     * @param stats the counters
+     * @param properties whose {@code sample.rpc.*} the device actors use
+     * @param rpcDao the persistent RPC requests
+     * @param jsonMapper reads stored RPC parameters
+     */
+    public IotActorServices(DeviceService deviceService, RuleChainService ruleChainService, RuleEngineContext ruleEngine,
+                            IotStats stats, SampleProperties properties, RpcDao rpcDao, JsonMapper jsonMapper) {
+        this.deviceService = deviceService;
+        this.ruleChainService = ruleChainService;
+        this.ruleEngine = ruleEngine;
+        this.stats = stats;
+        this.rpcSettings = properties.getRpc();
+        this.rpcDao = rpcDao;
+        this.jsonMapper = jsonMapper;
+    }
 }

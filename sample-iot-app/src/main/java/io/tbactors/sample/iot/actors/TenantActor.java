@@ -15,7 +15,7 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.TbPartitionChangeMsg;
-import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceAwareMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.rule.actors.RuleChainActor;
 import io.tbactors.rule.actors.msg.ReloadRuleChainMsg;
@@ -58,7 +58,13 @@ public class TenantActor extends AbstractTbActor {
 
     @Override
     public boolean process(TbActorMsg msg) {
-        if (msg instanceof DeviceDataMsg deviceMsg) {
+        if (msg instanceof DeviceDeletedMsg deleted) {
+            // the device actor ends its RPC requests with the reason, then stops itself
+            TbActorId id = IotActorIds.device(deleted.deviceId());
+            if (!ctx.filterChildren(id::equals).isEmpty()) {
+                ctx.tell(id, deleted);
+            }
+        } else if (msg instanceof DeviceAwareMsg deviceMsg) {
             deviceActor(deviceMsg).ifPresent(device -> device.tell(deviceMsg));
         } else if (msg instanceof ToRuleEngineMsg toRuleEngine) {
             if (rootChain != null) {
@@ -74,8 +80,6 @@ public class TenantActor extends AbstractTbActor {
             }
         } else if (msg instanceof RuleChainUpdatedMsg updated) {
             onRuleChainUpdated(updated);
-        } else if (msg instanceof DeviceDeletedMsg deleted) {
-            ctx.stop(IotActorIds.device(deleted.deviceId()));
         } else if (msg instanceof TbPartitionChangeMsg change) {
             // the cluster profile: devices whose partition moved to another node live there from now on
             ctx.filterChildren(id -> IotActorIds.DEVICE.equals(id.getEntityType()) && change.isNotOwned(id)).forEach(ctx::stop);
@@ -93,7 +97,7 @@ public class TenantActor extends AbstractTbActor {
         }
     }
 
-    private Optional<TbActorRef> deviceActor(DeviceDataMsg msg) {
+    private Optional<TbActorRef> deviceActor(DeviceAwareMsg msg) {
         try {
             TbActorId id = IotActorIds.device(msg.deviceId());
             return Optional.of(ctx.getOrCreateChildActor(id, () -> IotDispatchers.DEVICE,

@@ -49,6 +49,10 @@ public class SampleProperties {
     @Valid
     private final Storage storage = new Storage();
 
+    /** Server-side RPC to devices (ThingsBoard's {@code /api/rpc/oneway} and {@code /api/rpc/twoway}). */
+    @Valid
+    private final Rpc rpc = new Rpc();
+
     /** Management credentials. */
     @Getter
     @Setter
@@ -119,6 +123,22 @@ public class SampleProperties {
          */
         @NotNull(message = "sample.device-api.max-parsing must be set, e.g. 1MB")
         private DataSize maxParsing = DataSize.ofMegabytes(1);
+
+        /**
+         * Most HTTP long polls ({@code GET /api/v1/{token}/rpc}, {@code .../attributes/updates}) waiting at once; past
+         * it a poll gets 429 with {@code Retry-After}. A waiting poll holds a connection and a few hundred bytes, no
+         * thread.
+         */
+        @Min(value = 1, message = "sample.device-api.max-long-polls must be at least 1")
+        private int maxLongPolls = 1_000;
+
+        /** How long a long poll waits when it names no {@code timeout} (ThingsBoard's default). */
+        @NotNull
+        private Duration longPollDefaultTimeout = Duration.ofSeconds(10);
+
+        /** Longest {@code timeout} a long poll may name; a longer one gets 400. */
+        @NotNull
+        private Duration longPollMaxTimeout = Duration.ofMinutes(5);
 
         /** How long health reports {@code OVERLOADED} after the device API last answered 429. */
         @NotNull
@@ -277,5 +297,26 @@ public class SampleProperties {
         /** Longest time a stop waits for one queue to write what is queued. */
         @NotNull
         private Duration stopTimeout = Duration.ofSeconds(30);
+    }
+
+    /** Server-side RPC settings. */
+    @Getter
+    @Setter
+    public static class Rpc {
+
+        /** Time a request waits for its answer when its body names no {@code timeout} (ThingsBoard's default). */
+        @NotNull
+        private Duration defaultTimeout = Duration.ofSeconds(10);
+
+        /** Longest {@code timeout} a request may ask for; a longer one gets 400. */
+        @NotNull
+        private Duration maxTimeout = Duration.ofMinutes(10);
+
+        /**
+         * Most requests a device actor keeps waiting (not yet answered or timed out); past it a request gets 429
+         * with {@code Retry-After}.
+         */
+        @Min(1)
+        private int maxPendingPerDevice = 100;
     }
 }

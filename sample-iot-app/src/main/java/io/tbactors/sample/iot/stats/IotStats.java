@@ -1,5 +1,9 @@
 package io.tbactors.sample.iot.stats;
 
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -28,6 +32,8 @@ public class IotStats implements MeterBinder, RuleEngineListener {
     private final LongAdder failed = new LongAdder();
     private final LongAdder lost = new LongAdder();
     private final LongAdder nodeFailures = new LongAdder();
+    private final Map<String, LongAdder> rpcOutcomes = new ConcurrentHashMap<>();
+    private final LongAdder rpcLateResponses = new LongAdder();
     private final LongAdder lostSinceReport = new LongAdder();
     private final AtomicLong lastLostReportNanos = new AtomicLong(System.nanoTime() - LOST_REPORT_INTERVAL_NANOS);
 
@@ -73,6 +79,36 @@ public class IotStats implements MeterBinder, RuleEngineListener {
     /** A rule node threw while processing; the message went on along {@code Failure}. */
     public void nodeFailure() {
         nodeFailures.increment();
+    }
+
+    /**
+     * A server-side RPC request ended.
+     *
+     * @param status how ({@code SUCCESSFUL}, {@code DELIVERED}, {@code TIMEOUT}, {@code FAILED})
+     * @param refused whether it failed because the device's queue of waiting requests was full (counted as
+     *     {@code REFUSED})
+     */
+    public void rpcFinished(String status, boolean refused) {
+        rpcOutcomes.computeIfAbsent(refused ? "REFUSED" : status, key -> new LongAdder()).increment();
+    }
+
+    /** A device answered an RPC request that no longer waited (it had timed out): the answer was dropped. */
+    public void rpcLateResponse() {
+        rpcLateResponses.increment();
+    }
+
+    /**
+     * @param status an outcome, as given to {@link #rpcFinished}, or {@code REFUSED}
+     * @return the requests that ended so
+     */
+    public long getRpcOutcomes(String status) {
+        LongAdder count = rpcOutcomes.get(status);
+        return count == null ? 0 : count.sum();
+    }
+
+    /** @return the device answers dropped because their request no longer waited */
+    public long getRpcLateResponses() {
+        return rpcLateResponses.sum();
     }
 
     @Override
@@ -133,6 +169,12 @@ public class IotStats implements MeterBinder, RuleEngineListener {
         counter(registry, "sample.iot.rule.engine.messages", "outcome", "failed", failed, "Rule engine messages by outcome");
         counter(registry, "sample.iot.rule.engine.messages", "outcome", "lost", lost, "Rule engine messages by outcome");
         counter(registry, "sample.iot.rule.node.failures", "node", "any", nodeFailures, "Rule node failures routed on Failure");
+        for (String status : List.of("SUCCESSFUL", "DELIVERED", "TIMEOUT", "FAILED", "REFUSED")) {
+            counter(registry, "sample.iot.rpc.requests", "status", status.toLowerCase(Locale.ROOT),
+                    rpcOutcomes.computeIfAbsent(status, key -> new LongAdder()), "Server-side RPC requests by outcome");
+        }
+        FunctionCounter.builder("sample.iot.rpc.late.responses", rpcLateResponses, LongAdder::sum)
+                .description("Device RPC answers dropped because their request had timed out").register(registry);
     }
 
     private static void counter(MeterRegistry registry, String name, String tag, String value, LongAdder adder, String description) {

@@ -53,9 +53,14 @@ public class AttributesDao {
      * @return key to value with its update time, keys sorted
      */
     public Map<String, TsValue> findAll(UUID deviceId) {
+        return findAll(jdbc, codec, "attribute_kv", deviceId);
+    }
+
+    /** Reads a device's attributes from one of the attribute tables, which share their columns. */
+    static Map<String, TsValue> findAll(JdbcClient jdbc, KvCodec codec, String table, UUID deviceId) {
         Map<String, TsValue> result = new LinkedHashMap<>();
-        jdbc.sql("SELECT attribute_key, last_update_ts, bool_v, long_v, dbl_v, str_v, json_v FROM attribute_kv "
-                        + "WHERE device_id = ? ORDER BY attribute_key")
+        jdbc.sql("SELECT attribute_key, last_update_ts, bool_v, long_v, dbl_v, str_v, json_v FROM " + table
+                        + " WHERE device_id = ? ORDER BY attribute_key")
                 .params(deviceId)
                 .query(rs -> {
                     result.put(rs.getString("attribute_key"), new TsValue(rs.getLong("last_update_ts"), codec.fromColumns(rs)));

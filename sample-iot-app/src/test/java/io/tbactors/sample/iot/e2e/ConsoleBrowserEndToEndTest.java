@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.WebElement;
 import tools.jackson.databind.JsonNode;
@@ -46,6 +47,9 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
         browser.resize(DESKTOP_WIDTH, DESKTOP_HEIGHT);
         browser.logIn(port, ApiClient.ADMIN, ApiClient.PASSWORD);
     }
+
+    @Value("${local.mqtt.port}")
+    int mqttPort;
 
     @Test
     void theConsoleAndItsDataNeedTheManagementCredentials() {
@@ -119,6 +123,45 @@ class ConsoleBrowserEndToEndTest extends EndToEndTest {
 
         assertThat(browser.script("return window.notReloaded === true;")).isEqualTo(true);
         assertThat(browser.overflowsHorizontally()).isFalse();
+    }
+
+    @Test
+    void anRpcSentFromTheDevicePageShowsItsStateAndSharedAttributesAreSetThere() throws Exception {
+        ApiClient.Device device = newDevice();
+        browser.show("#/devices/" + device.id());
+        try (MqttDevice mqtt = MqttDevice.connect(mqttPort, device.token(), 10)) {
+            mqtt.subscribe(MqttRpcEndToEndTest.RPC_REQUESTS, MqttDevice.ATTRIBUTES);
+
+            // two-way: the device answers, the page shows SUCCESSFUL with the answer
+            browser.await("#rpc-method").sendKeys("getMode");
+            browser.find("#rpc-params").sendKeys("{\"zone\": 1}");
+            browser.click("#rpc-form button[type=submit]");
+            MqttDevice.Received request = mqtt.next(Duration.ofSeconds(15));
+            assertThat(request).isNotNull();
+            mqtt.publishAndWait(request.topic().replace("/request/", "/response/"), "{\"mode\": \"eco\"}");
+            browser.waitUntil(d -> text("#rpc-table tbody tr:first-child .rpc-status").equals("SUCCESSFUL"));
+            assertThat(browser.textOf("#rpc-table tbody tr:first-child .value")).contains("eco");
+
+            // a request the device does not answer in time: TIMEOUT, with the reason
+            browser.find("#rpc-timeout").clear();
+            browser.find("#rpc-timeout").sendKeys("300");
+            browser.click("#rpc-form button[type=submit]");
+            browser.waitUntil(d -> text("#rpc-table tbody tr:first-child .rpc-status").equals("TIMEOUT"));
+            assertThat(browser.textOf("#rpc-table tbody tr:first-child .value")).contains("504", "did not answer");
+
+            // a shared attribute set on the page is listed there and pushed to the device
+            browser.find("#shared-key").sendKeys("targetTemperature");
+            browser.find("#shared-value").sendKeys("22.5");
+            browser.click("#shared-form button[type=submit]");
+            browser.waitUntil(d -> "22.5".equals(text("#device-shared tr[data-key=targetTemperature] .value")));
+            MqttDevice.Received update = mqtt.next(Duration.ofSeconds(15));
+            while (update != null && !update.topic().equals(MqttDevice.ATTRIBUTES)) {
+                update = mqtt.next(Duration.ofSeconds(15));
+            }
+            assertThat(update).isNotNull();
+            assertThat(update.payload()).contains("\"targetTemperature\":22.5");
+            browser.screenshot("device-rpc");
+        }
     }
 
     @Test

@@ -1,8 +1,13 @@
 package io.tbactors.sample.iot.e2e;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.eclipse.paho.client.mqttv3.IMqttActionListener;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
@@ -25,6 +30,11 @@ final class MqttDevice implements AutoCloseable {
 
     private final MqttAsyncClient client;
     private final CountDownLatch lost = new CountDownLatch(1);
+    private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
+
+    /** A message the server published to the device. */
+    record Received(String topic, String payload) {
+    }
 
     private MqttDevice(MqttAsyncClient client) {
         this.client = client;
@@ -49,6 +59,7 @@ final class MqttDevice implements AutoCloseable {
 
             @Override
             public void messageArrived(String topic, MqttMessage message) {
+                device.received.add(new Received(topic, new String(message.getPayload(), StandardCharsets.UTF_8)));
             }
 
             @Override
@@ -101,6 +112,38 @@ final class MqttDevice implements AutoCloseable {
     void publishAndWait(String topic, String payload) throws MqttException {
         IMqttToken token = publish(topic, payload, 1);
         token.waitForCompletion(15_000);
+    }
+
+    /**
+     * Subscribes with QoS 1 and waits for the SUBACK.
+     *
+     * @param topics the topic filters
+     * @return the QoS granted per filter (128 for a refusal)
+     * @throws MqttException when the SUBACK did not come within 15 s
+     */
+    int[] subscribe(String... topics) throws MqttException {
+        int[] qos = new int[topics.length];
+        Arrays.fill(qos, 1);
+        IMqttToken token = client.subscribe(topics, qos);
+        token.waitForCompletion(15_000);
+        return token.getGrantedQos();
+    }
+
+    /**
+     * @param topics the topic filters
+     * @throws MqttException when the UNSUBACK did not come within 15 s
+     */
+    void unsubscribe(String... topics) throws MqttException {
+        client.unsubscribe(topics).waitForCompletion(15_000);
+    }
+
+    /**
+     * @param timeout how long to wait
+     * @return the next message the server published to the device, or null when none came in time
+     * @throws InterruptedException when interrupted
+     */
+    Received next(Duration timeout) throws InterruptedException {
+        return received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     boolean isConnected() {

@@ -33,7 +33,7 @@ class PostgresProfileEndToEndTest extends EndToEndTest {
         }
         JdbcClient jdbc = JdbcClient.create(dataSource);
         assertThat(jdbc.sql("SELECT version FROM flyway_schema_history WHERE success ORDER BY installed_rank")
-                .query(String.class).list()).containsExactly("1", "2");
+                .query(String.class).list()).containsExactly("1", "2", "3", "4");
         assertThat(jdbc.sql("SELECT name FROM tenant").query(String.class).list()).containsExactly("Default Tenant");
     }
 

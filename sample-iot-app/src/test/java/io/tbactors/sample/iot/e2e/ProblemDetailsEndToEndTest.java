@@ -49,7 +49,7 @@ class ProblemDetailsEndToEndTest extends EndToEndTest {
     @Test
     void theDeviceApiAnswersOtherMethodsAndPathsWithProblemDetails() throws IOException {
         String get = raw("GET /api/v1/some-token/telemetry HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-        String unknown = raw("POST /api/v1/some-token/rpc HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
+        String unknown = raw("POST /api/v1/some-token/firmware HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
                 + "Connection: close\r\n\r\n{}");
         // a body that is sent, so that the container can discard it and close the connection
         String tooLarge = raw("POST /api/v1/some-token/telemetry HTTP/1.1\r\nHost: localhost\r\n"

@@ -21,7 +21,7 @@ import io.tbactors.rule.MessageNotAcceptedException;
  * @param processed completed once the root chain is done with all readings
  */
 public record DeviceDataMsg(UUID tenantId, UUID deviceId, String msgType, List<TsEntry> entries,
-                            CompletableFuture<Void> processed) implements TenantAwareMsg {
+                            CompletableFuture<Void> processed) implements DeviceAwareMsg {
 
     @Override
     public void onTbActorStopped(TbActorStopReason reason) {

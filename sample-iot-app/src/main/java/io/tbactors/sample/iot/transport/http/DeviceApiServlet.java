@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.LogText;
 import io.tbactors.sample.iot.web.ProblemResponses;
 import jakarta.servlet.AsyncContext;
@@ -24,6 +25,7 @@ import lombok.extern.slf4j.Slf4j;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -50,11 +52,18 @@ public class DeviceApiServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
 
+    /** The start of a long poll, which waits by design: not in the requests' timer, whose latencies it would skew. */
+    private static final long NOT_TIMED = Long.MIN_VALUE;
+
+    /** Added to a request's own deadline for the container's timeout, which only backs it up. */
+    private static final long CONTAINER_TIMEOUT_MARGIN_MS = 5_000;
+
     /** The meter of the device API's requests (which {@code http.server.requests} leaves out), by outcome. */
     public static final String REQUESTS_METER = "sample.iot.device.api.requests";
 
     private final transient SampleProperties.DeviceApi settings;
     private final transient DeviceApiHandler handler;
+    private final transient DeviceLongPolls longPolls;
     private final transient JsonMapper jsonMapper;
     private final transient Timer succeeded;
     private final transient Timer clientErrors;
@@ -63,12 +72,15 @@ public class DeviceApiServlet extends HttpServlet {
     /**
      * @param properties the size limit and the read and reply timeouts
      * @param handler admits, parses and submits the readings
+     * @param longPolls the long polls, RPC answers, client-side RPC and attribute requests
      * @param jsonMapper writes the problem details
      * @param meters where the requests' timer is registered
      */
-    public DeviceApiServlet(SampleProperties properties, DeviceApiHandler handler, JsonMapper jsonMapper, MeterRegistry meters) {
+    public DeviceApiServlet(SampleProperties properties, DeviceApiHandler handler, DeviceLongPolls longPolls,
+                            JsonMapper jsonMapper, MeterRegistry meters) {
         this.settings = properties.getDeviceApi();
         this.handler = handler;
+        this.longPolls = longPolls;
         this.jsonMapper = jsonMapper;
         // registered once: a request records into one of three timers, no meter lookup per request
         this.succeeded = timer(meters, "SUCCESS");
@@ -82,29 +94,53 @@ public class DeviceApiServlet extends HttpServlet {
     }
 
     private void record(long startedNanos, int status) {
+        if (startedNanos == NOT_TIMED) {
+            return;
+        }
         Timer timer = status < 400 ? succeeded : status < 500 ? clientErrors : serverErrors;
         timer.record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** What a path under {@code /api/v1/} names. */
-    private record Target(String accessToken, boolean telemetry) {
+    /**
+     * What a path under {@code /api/v1/} names: {@code /{token}/{resource}} or {@code /{token}/{resource}/{sub}}.
+     *
+     * @param accessToken the device's token
+     * @param resource {@code telemetry}, {@code attributes} or {@code rpc}
+     * @param sub {@code updates} (attributes) or a request id (rpc), else null
+     */
+    private record Target(String accessToken, String resource, String sub) {
 
         /** @return the target, or null when the path names no device API resource */
         static Target of(String pathInfo) {
-            // pathInfo: /{accessToken}/telemetry or /{accessToken}/attributes
             if (pathInfo == null || pathInfo.length() < 2 || pathInfo.charAt(0) != '/') {
                 return null;
             }
-            int slash = pathInfo.indexOf('/', 1);
-            if (slash < 0 || pathInfo.indexOf('/', slash + 1) >= 0) {
+            String[] parts = pathInfo.substring(1).split("/", -1);
+            if (parts.length < 2 || parts.length > 3 || parts[0].isEmpty()) {
                 return null;
             }
-            String resource = pathInfo.substring(slash + 1);
-            boolean telemetry = "telemetry".equals(resource);
-            if (!telemetry && !"attributes".equals(resource)) {
-                return null;
-            }
-            return new Target(pathInfo.substring(1, slash), telemetry);
+            String sub = parts.length == 3 ? parts[2] : null;
+            boolean known = switch (parts[1]) {
+                case "telemetry" -> sub == null;
+                case "attributes" -> sub == null || "updates".equals(sub);
+                case "rpc" -> sub == null || !sub.isEmpty();
+                default -> false;
+            };
+            return known ? new Target(parts[0], parts[1], sub) : null;
+        }
+
+        /** @return the one method this target takes, or null when it takes GET and POST ({@code /rpc}) */
+        String method() {
+            return switch (resource) {
+                case "telemetry" -> "POST";
+                case "attributes" -> sub == null ? null : "GET";
+                default -> sub == null ? null : "POST";
+            };
+        }
+
+        /** @return whether a GET is a long poll */
+        boolean longPoll() {
+            return "rpc".equals(resource) || "updates".equals(sub);
         }
     }
 
@@ -114,15 +150,24 @@ public class DeviceApiServlet extends HttpServlet {
         Target target = Target.of(request.getPathInfo());
         if (target == null) {
             writeProblem(response, HttpStatus.NOT_FOUND, "No device API resource at this path; the device API is "
-                    + "POST /api/v1/{accessToken}/telemetry and POST /api/v1/{accessToken}/attributes", request);
+                    + "POST /api/v1/{accessToken}/telemetry, POST and GET /api/v1/{accessToken}/attributes, "
+                    + "GET /api/v1/{accessToken}/attributes/updates, GET and POST /api/v1/{accessToken}/rpc and "
+                    + "POST /api/v1/{accessToken}/rpc/{id}", request);
             record(started, HttpStatus.NOT_FOUND.value());
             return;
         }
-        if (!"POST".equals(request.getMethod())) {
-            response.setHeader(HttpHeaders.ALLOW, "POST");
-            writeProblem(response, HttpStatus.METHOD_NOT_ALLOWED, "The device API takes POST only, not "
-                    + LogText.escape(request.getMethod()), request);
+        String allowed = target.method();
+        boolean get = "GET".equals(request.getMethod());
+        if (allowed != null ? !allowed.equals(request.getMethod()) : !get && !"POST".equals(request.getMethod())) {
+            response.setHeader(HttpHeaders.ALLOW, allowed != null ? allowed : "GET, POST");
+            writeProblem(response, HttpStatus.METHOD_NOT_ALLOWED, "This device API resource takes "
+                    + (allowed != null ? allowed + " only" : "GET and POST") + ", not " + LogText.escape(request.getMethod()),
+                    request);
             record(started, HttpStatus.METHOD_NOT_ALLOWED.value());
+            return;
+        }
+        if (get) {
+            serveGet(target, request, response, started);
             return;
         }
         if (request.getContentLengthLong() > settings.getMaxPayloadSize().toBytes()) {
@@ -138,6 +183,48 @@ public class DeviceApiServlet extends HttpServlet {
         async.addListener(new TimeoutListener(async, bodyRead, started));
         ServletInputStream in = request.getInputStream();
         in.setReadListener(new BodyListener(target, request, in, async, bodyRead, started));
+    }
+
+    /** A GET needs no body: an attribute request or a long poll, answered when its future completes. */
+    private void serveGet(Target target, HttpServletRequest request, HttpServletResponse response, long started) {
+        String path = request.getRequestURI();
+        AsyncContext async = request.startAsync(request, response);
+        CompletableFuture<ResponseEntity<Object>> answer;
+        try {
+            if (target.longPoll()) {
+                long timeoutMs = longPolls.timeoutMs(request.getParameter("timeout"));
+                // the poll's own timeout answers (408); the container's only backs it up
+                async.setTimeout(timeoutMs + CONTAINER_TIMEOUT_MARGIN_MS);
+                answer = "rpc".equals(target.resource()) ? longPolls.pollRpc(target.accessToken(), timeoutMs, path)
+                        : longPolls.pollAttributeUpdates(target.accessToken(), timeoutMs, path);
+            } else {
+                async.setTimeout(settings.getReplyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MS);
+                answer = longPolls.attributes(target.accessToken(), request.getParameter("clientKeys"),
+                        request.getParameter("sharedKeys"), path);
+            }
+        } catch (ApiException refused) {
+            answer = CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
+        } catch (RuntimeException unexpected) {
+            log.error("Unexpected failure of GET {}", LogText.escape(path), unexpected);
+            answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
+                    "Unexpected server error; see the server log", path));
+        }
+        long timed = target.longPoll() ? NOT_TIMED : started;
+        answer.whenComplete((entity, never) -> answer(async, entity, timed));
+    }
+
+    /** Dispatches a POST whose body is all read. */
+    private CompletableFuture<ResponseEntity<Object>> post(Target target, byte[] body, String path) {
+        try {
+            return switch (target.resource()) {
+                case "telemetry" -> handler.postTelemetry(target.accessToken(), body, path);
+                case "attributes" -> handler.postAttributes(target.accessToken(), body, path);
+                default -> target.sub() == null ? longPolls.clientRpc(target.accessToken(), body)
+                        : longPolls.rpcResponse(target.accessToken(), target.sub(), body, path);
+            };
+        } catch (ApiException refused) {
+            return CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
+        }
     }
 
     private String tooLarge() {
@@ -232,8 +319,7 @@ public class DeviceApiServlet extends HttpServlet {
             String path = request.getRequestURI();
             CompletableFuture<ResponseEntity<Object>> answer;
             try {
-                answer = target.telemetry() ? handler.postTelemetry(target.accessToken(), body.toByteArray(), path)
-                        : handler.postAttributes(target.accessToken(), body.toByteArray(), path);
+                answer = post(target, body.toByteArray(), path);
             } catch (RuntimeException unexpected) {
                 log.error("Unexpected failure of POST {}", LogText.escape(path), unexpected);
                 answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
@@ -282,7 +368,8 @@ public class DeviceApiServlet extends HttpServlet {
             response.setStatus(entity.getStatusCode().value());
             entity.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
             if (entity.getBody() != null) {
-                response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+                response.setContentType(entity.getBody() instanceof ProblemDetail ? MediaType.APPLICATION_PROBLEM_JSON_VALUE
+                        : MediaType.APPLICATION_JSON_VALUE);
                 jsonMapper.writeValue(response.getOutputStream(), entity.getBody());
             } else {
                 response.setContentLength(0);

@@ -18,15 +18,17 @@ public class DeviceApiWebConfig {
     /**
      * @param properties the device API's limits
      * @param handler the device API's logic
+     * @param longPolls the device API's long polls and requests that ask something back
      * @param jsonMapper writes refusals
      * @param meters where the device API's timer goes
      * @return the device API's servlet on {@code /api/v1/*}: non-blocking reads, one dispatch a request
      */
     @Bean
     public ServletRegistrationBean<DeviceApiServlet> deviceApiServlet(SampleProperties properties, DeviceApiHandler handler,
-                                                                      JsonMapper jsonMapper, MeterRegistry meters) {
-        ServletRegistrationBean<DeviceApiServlet> registration =
-                new ServletRegistrationBean<>(new DeviceApiServlet(properties, handler, jsonMapper, meters), "/api/v1/*");
+                                                                      DeviceLongPolls longPolls, JsonMapper jsonMapper,
+                                                                      MeterRegistry meters) {
+        ServletRegistrationBean<DeviceApiServlet> registration = new ServletRegistrationBean<>(
+                new DeviceApiServlet(properties, handler, longPolls, jsonMapper, meters), "/api/v1/*");
         registration.setName("deviceApi");
         registration.setAsyncSupported(true);
         registration.setLoadOnStartup(1);

@@ -34,6 +34,8 @@ import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.ingestion.DeviceIngestion;
+import io.tbactors.sample.iot.ingestion.DeviceRequests;
+import io.tbactors.sample.iot.ingestion.DeviceSessionLink;
 import io.tbactors.sample.iot.ingestion.DevicePayloadParser;
 import io.tbactors.spring.TbActorsLifecycle;
 import lombok.Getter;
@@ -77,6 +79,10 @@ public class MqttDeviceServer implements SmartLifecycle {
     @Getter
     private final MqttMetrics metrics;
     @Getter
+    private final DeviceSessionLink sessionLink;
+    @Getter
+    private final DeviceRequests requests;
+    @Getter
     private final int maxPayloadBytes;
     private final DeviceService deviceService;
     private final ConfigurableEnvironment environment;
@@ -96,11 +102,13 @@ public class MqttDeviceServer implements SmartLifecycle {
      * @param deviceService finds devices by access token
      * @param stats the application's device message counters
      * @param metrics the MQTT meters
+     * @param sessionLink registers the sessions with their device actors (RPC) and takes the devices' answers
+     * @param requests answers attribute requests and client-side RPC
      * @param environment where the bound port is published as {@code local.mqtt.port}
      */
     public MqttDeviceServer(SampleProperties properties, DevicePayloadParser parser, DeviceIngestion ingestion,
                             DeviceService deviceService, IotStats stats, MqttMetrics metrics,
-                            ConfigurableEnvironment environment) {
+                            DeviceSessionLink sessionLink, DeviceRequests requests, ConfigurableEnvironment environment) {
         this.settings = properties.getMqtt();
         this.maxPayloadBytes = (int) Math.min(Integer.MAX_VALUE - HEADER_ALLOWANCE,
                 properties.getDeviceApi().getMaxPayloadSize().toBytes());
@@ -109,6 +117,8 @@ public class MqttDeviceServer implements SmartLifecycle {
         this.deviceService = deviceService;
         this.stats = stats;
         this.metrics = metrics;
+        this.sessionLink = sessionLink;
+        this.requests = requests;
         this.environment = environment;
     }
 

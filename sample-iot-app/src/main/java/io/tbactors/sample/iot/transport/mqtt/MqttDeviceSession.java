@@ -1,13 +1,16 @@
 package io.tbactors.sample.iot.transport.mqtt;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
@@ -23,7 +26,10 @@ import io.netty.handler.codec.mqtt.MqttUnsubscribeMessage;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
+import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.ingestion.DeviceRequests;
 import io.tbactors.rule.TbMsgType;
 import io.tbactors.sample.iot.ingestion.DeviceIngestion;
 import io.tbactors.sample.iot.actors.msg.TsEntry;
@@ -31,6 +37,9 @@ import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.sample.iot.web.LogText;
 import io.tbactors.sample.iot.web.ProblemResponses;
 import lombok.extern.slf4j.Slf4j;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One MQTT connection of one device. Every field is touched on the connection's event loop only, so none needs a
@@ -41,10 +50,17 @@ import lombok.extern.slf4j.Slf4j;
  * connection is not read: what the client sends waits in TCP buffers, not in this server's memory.
  */
 @Slf4j
-final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
+final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements DeviceSession {
 
     static final String TELEMETRY_TOPIC = "v1/devices/me/telemetry";
     static final String ATTRIBUTES_TOPIC = "v1/devices/me/attributes";
+    static final String RPC_REQUEST_TOPIC_PREFIX = "v1/devices/me/rpc/request/";
+    static final String RPC_RESPONSE_TOPIC_PREFIX = "v1/devices/me/rpc/response/";
+    static final String ATTRIBUTES_REQUEST_TOPIC_PREFIX = "v1/devices/me/attributes/request/";
+    static final String ATTRIBUTES_RESPONSE_TOPIC_PREFIX = "v1/devices/me/attributes/response/";
+    /** The topic filters a device may subscribe to, ThingsBoard's. */
+    static final List<String> SUBSCRIBABLE = List.of(RPC_REQUEST_TOPIC_PREFIX + "+", ATTRIBUTES_TOPIC,
+            ATTRIBUTES_RESPONSE_TOPIC_PREFIX + "+", RPC_RESPONSE_TOPIC_PREFIX + "+");
 
     private static final int MQTT_5 = 5;
     private static final byte REASON_UNSPECIFIED_ERROR = (byte) 0x80;
@@ -55,6 +71,7 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
     private static final int MAX_RETRY_DELAY_MS = 50;
 
     private final MqttDeviceServer server;
+    private final UUID sessionId = UUID.randomUUID();
     private final int maxInFlight;
     private final ArrayDeque<Publish> waiting = new ArrayDeque<>();
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
@@ -72,6 +89,10 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
     /** Values of the first waiting message once it was parsed and found no room; 0 while it was not. */
     private int blockedValues;
     private CompletableFuture<Void> drained;
+    /** Whether the device subscribed to {@code v1/devices/me/rpc/request/+}, so its actor sends it RPC requests. */
+    private boolean rpcSubscribed;
+    /** Whether the device subscribed to {@code v1/devices/me/attributes}, so its actor pushes shared-attribute updates. */
+    private boolean attributesSubscribed;
 
     MqttDeviceSession(MqttDeviceServer server) {
         this.server = server;
@@ -107,8 +128,7 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
                 case PUBLISH -> onPublish((MqttPublishMessage) message);
                 case PINGREQ -> ctx.writeAndFlush(MqttMessage.PINGRESP);
                 case SUBSCRIBE -> onSubscribe((MqttSubscribeMessage) message);
-                case UNSUBSCRIBE -> ctx.writeAndFlush(MqttMessageBuilders.unsubAck()
-                        .packetId(((MqttUnsubscribeMessage) message).variableHeader().messageId()).build());
+                case UNSUBSCRIBE -> onUnsubscribe((MqttUnsubscribeMessage) message);
                 case DISCONNECT -> ctx.close();
                 default -> close("unexpected " + message.fixedHeader().messageType() + " packet", false);
             }
@@ -224,11 +244,105 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
     }
 
     private void onSubscribe(MqttSubscribeMessage subscribe) {
-        // the device API takes readings only; a refusal per topic, so the client knows
+        if (device == null) {
+            close("a SUBSCRIBE before its CONNECT was accepted", true);
+            return;
+        }
+        // ThingsBoard's topics are granted at QoS 0 (what this server publishes: a request lost with the connection
+        // times out, and is answered so); any other topic is refused, per topic, so the client knows
         MqttMessageBuilders.SubAckBuilder subAck = MqttMessageBuilders.subAck()
                 .packetId(subscribe.variableHeader().messageId());
-        subscribe.payload().topicSubscriptions().forEach(topic -> subAck.addGrantedQos(MqttQoS.FAILURE));
+        boolean subscribesToRpc = false;
+        boolean subscribesToAttributes = false;
+        for (var topic : subscribe.payload().topicSubscriptions()) {
+            if (subscribable(topic.topicName())) {
+                subAck.addGrantedQos(MqttQoS.AT_MOST_ONCE);
+                subscribesToRpc |= topic.topicName().equals(RPC_REQUEST_TOPIC_PREFIX + "+");
+                subscribesToAttributes |= topic.topicName().equals(ATTRIBUTES_TOPIC);
+            } else {
+                log.debug("Refused a subscription of {} to '{}': not a device API topic (allowed: {})", who(),
+                        LogText.escape(topic.topicName()), SUBSCRIBABLE);
+                subAck.addGrantedQos(MqttQoS.FAILURE);
+            }
+        }
+        // the SUBACK leaves first: the requests waiting for the device follow it
         ctx.writeAndFlush(subAck.build());
+        if (subscribesToRpc && !rpcSubscribed) {
+            rpcSubscribed = server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.RPC, true);
+        }
+        if (subscribesToAttributes && !attributesSubscribed) {
+            attributesSubscribed = server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.ATTRIBUTES, true);
+        }
+    }
+
+    /**
+     * @param filter a topic filter a device subscribes to
+     * @return whether it is one of ThingsBoard's ({@link #SUBSCRIBABLE}), or one of its topics with the {@code +} taken
+     *     by a request id (as {@code mosquitto_rr} subscribes to its one response topic)
+     */
+    static boolean subscribable(String filter) {
+        if (SUBSCRIBABLE.contains(filter)) {
+            return true;
+        }
+        for (String prefix : List.of(RPC_REQUEST_TOPIC_PREFIX, RPC_RESPONSE_TOPIC_PREFIX, ATTRIBUTES_RESPONSE_TOPIC_PREFIX)) {
+            if (filter.startsWith(prefix) && filter.length() > prefix.length()
+                    && filter.substring(prefix.length()).chars().allMatch(Character::isDigit)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void onUnsubscribe(MqttUnsubscribeMessage unsubscribe) {
+        if (device != null) {
+            if (rpcSubscribed && unsubscribe.payload().topics().contains(RPC_REQUEST_TOPIC_PREFIX + "+")) {
+                rpcSubscribed = false;
+                server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.RPC, false);
+            }
+            if (attributesSubscribed && unsubscribe.payload().topics().contains(ATTRIBUTES_TOPIC)) {
+                attributesSubscribed = false;
+                server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.ATTRIBUTES, false);
+            }
+        }
+        ctx.writeAndFlush(MqttMessageBuilders.unsubAck().packetId(unsubscribe.variableHeader().messageId()).build());
+    }
+
+    @Override
+    public UUID sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public boolean sendRpcRequest(int requestId, String method, JsonNode params) {
+        // called on the device actor's thread: the write happens on the connection's own
+        if (closing || !ctx.channel().isActive()) {
+            return false;
+        }
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.put("method", method);
+        body.set("params", params);
+        byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
+        ctx.executor().execute(() -> publishToDevice(RPC_REQUEST_TOPIC_PREFIX + requestId, payload));
+        return true;
+    }
+
+    @Override
+    public boolean sendAttributesUpdate(JsonNode changed) {
+        if (closing || !ctx.channel().isActive()) {
+            return false;
+        }
+        byte[] payload = changed.toString().getBytes(StandardCharsets.UTF_8);
+        ctx.executor().execute(() -> publishToDevice(ATTRIBUTES_TOPIC, payload));
+        return true;
+    }
+
+    private void publishToDevice(String topic, byte[] payload) {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        ctx.writeAndFlush(MqttMessageBuilders.publish().topicName(topic).qos(MqttQoS.AT_MOST_ONCE).retained(false)
+                .payload(Unpooled.wrappedBuffer(payload)).build());
+        server.getMetrics().sentToDevice();
     }
 
     /** Takes waiting messages into the rule engine while there is room, then decides whether to read on. */
@@ -248,6 +362,18 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
     }
 
     private Step take(Publish publish) {
+        if (publish.topic().startsWith(RPC_RESPONSE_TOPIC_PREFIX)) {
+            onRpcResponse(publish);
+            return Step.TAKEN;
+        }
+        if (publish.topic().startsWith(ATTRIBUTES_REQUEST_TOPIC_PREFIX)) {
+            onAttributesRequest(publish);
+            return Step.TAKEN;
+        }
+        if (publish.topic().startsWith(RPC_REQUEST_TOPIC_PREFIX)) {
+            onClientRpc(publish);
+            return Step.TAKEN;
+        }
         String msgType = switch (publish.topic()) {
             case TELEMETRY_TOPIC -> TbMsgType.POST_TELEMETRY_REQUEST;
             case ATTRIBUTES_TOPIC -> TbMsgType.POST_ATTRIBUTES_REQUEST;
@@ -255,7 +381,9 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
         };
         if (msgType == null) {
             reject(publish, REASON_TOPIC_NAME_INVALID, "topic '" + LogText.escape(publish.topic())
-                    + "' is not a device API topic; publish to " + TELEMETRY_TOPIC + " or " + ATTRIBUTES_TOPIC);
+                    + "' is not a device API topic; publish to " + TELEMETRY_TOPIC + ", " + ATTRIBUTES_TOPIC + ", "
+                    + RPC_RESPONSE_TOPIC_PREFIX + "{id}, " + RPC_REQUEST_TOPIC_PREFIX + "{id} or "
+                    + ATTRIBUTES_REQUEST_TOPIC_PREFIX + "{id}");
             return Step.TAKEN;
         }
         if (blockedValues > 0 && !server.getIngestion().hasRoom(device, blockedValues)) {
@@ -289,6 +417,84 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
         inFlight.addLast(taken);
         admission.processed().whenComplete((ok, failure) -> ctx.executor().execute(() -> completed(taken, failure)));
         return Step.TAKEN;
+    }
+
+    /** {@code v1/devices/me/rpc/response/{id}}: the device's answer, to its actor; acknowledged once told. */
+    private void onRpcResponse(Publish publish) {
+        Integer requestId = idAfter(publish, RPC_RESPONSE_TOPIC_PREFIX);
+        if (requestId == null) {
+            return;
+        }
+        if (!server.getSessionLink().rpcResponse(device, requestId, new String(publish.payload(), StandardCharsets.UTF_8))) {
+            reject(publish, REASON_UNSPECIFIED_ERROR, "an RPC answer while the actors are not running");
+            return;
+        }
+        acknowledgeNow(publish);
+    }
+
+    /**
+     * {@code v1/devices/me/attributes/request/{id}} with {@code {"clientKeys": "a,b", "sharedKeys": "c"}}: answered on
+     * {@code v1/devices/me/attributes/response/{id}} with {@code {"client": {...}, "shared": {...}}}.
+     */
+    private void onAttributesRequest(Publish publish) {
+        Integer requestId = idAfter(publish, ATTRIBUTES_REQUEST_TOPIC_PREFIX);
+        if (requestId == null) {
+            return;
+        }
+        DeviceRequests.AttributesQuery query;
+        try {
+            query = server.getRequests().parseAttributesQuery(publish.payload());
+        } catch (ApiException invalid) {
+            reject(publish, REASON_PAYLOAD_FORMAT_INVALID, invalid.getMessage());
+            return;
+        }
+        acknowledgeNow(publish);
+        server.getRequests().readAttributes(device, query).whenComplete((body, failure) -> {
+            if (failure != null) {
+                log.warn("Attribute request {} of {} failed: {}", requestId, who(), ProblemResponses.rootMessage(failure));
+                return;
+            }
+            byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
+            ctx.executor().execute(() -> publishToDevice(ATTRIBUTES_RESPONSE_TOPIC_PREFIX + requestId, payload));
+        });
+    }
+
+    /** {@code v1/devices/me/rpc/request/{id}}: client-side RPC, answered on {@code v1/devices/me/rpc/response/{id}}. */
+    private void onClientRpc(Publish publish) {
+        Integer requestId = idAfter(publish, RPC_REQUEST_TOPIC_PREFIX);
+        if (requestId == null) {
+            return;
+        }
+        JsonNode answer;
+        try {
+            answer = server.getRequests().clientRpc(device, publish.payload());
+        } catch (ApiException invalid) {
+            reject(publish, REASON_PAYLOAD_FORMAT_INVALID, invalid.getMessage());
+            return;
+        }
+        acknowledgeNow(publish);
+        publishToDevice(RPC_RESPONSE_TOPIC_PREFIX + requestId, answer.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Integer idAfter(Publish publish, String prefix) {
+        String id = publish.topic().substring(prefix.length());
+        try {
+            return Integer.valueOf(id);
+        } catch (NumberFormatException notANumber) {
+            reject(publish, REASON_TOPIC_NAME_INVALID, "topic '" + LogText.escape(publish.topic()) + "' does not end with "
+                    + "a request id (a number): publish to " + prefix + "{id}");
+            return null;
+        }
+    }
+
+    /** A QoS 1 message handled at once is acknowledged in its place among those in flight. */
+    private void acknowledgeNow(Publish publish) {
+        if (publish.qos() == MqttQoS.AT_LEAST_ONCE) {
+            InFlight handled = new InFlight(publish.packetId());
+            handled.done = true;
+            inFlight.addLast(handled);
+            flushAcknowledgements();
+        }
     }
 
     private void reject(Publish publish, byte reasonCode, String why) {
@@ -386,6 +592,14 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext context) throws Exception {
+        if (rpcSubscribed) {
+            rpcSubscribed = false;
+            server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.RPC, false);
+        }
+        if (attributesSubscribed) {
+            attributesSubscribed = false;
+            server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.ATTRIBUTES, false);
+        }
         if (device != null) {
             server.unregister(device, this);
             server.getMetrics().connectionClosed();

@@ -29,6 +29,7 @@ public class MqttMetrics implements MeterBinder {
     private final LongAdder connectsRefused = new LongAdder();
     private final LongAdder readPauses = new LongAdder();
     private final LongAdder publishesRead = new LongAdder();
+    private final LongAdder sentToDevice = new LongAdder();
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger pausedConnections = new AtomicInteger();
 
@@ -59,6 +60,10 @@ public class MqttMetrics implements MeterBinder {
 
     void connectionClosed() {
         connections.decrementAndGet();
+    }
+
+    void sentToDevice() {
+        sentToDevice.increment();
     }
 
     void publishRead() {
@@ -123,6 +128,8 @@ public class MqttMetrics implements MeterBinder {
         counter(registry, "sample.iot.mqtt.messages", "dropped", dropped, messages);
         counter(registry, "sample.iot.mqtt.connects", "accepted", connectsAccepted, "MQTT CONNECTs by result");
         counter(registry, "sample.iot.mqtt.connects", "refused", connectsRefused, "MQTT CONNECTs by result");
+        FunctionCounter.builder("sample.iot.mqtt.published", sentToDevice, LongAdder::sum)
+                .description("PUBLISH packets sent to devices (RPC requests, answers, attribute responses)").register(registry);
         FunctionCounter.builder("sample.iot.mqtt.read.pauses", readPauses, LongAdder::sum)
                 .description("Times a connection stopped being read because its work in flight was at its bound")
                 .register(registry);

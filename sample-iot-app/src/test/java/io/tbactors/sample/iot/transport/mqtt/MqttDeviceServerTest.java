@@ -13,6 +13,8 @@ import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.ingestion.DeviceIngestion;
+import io.tbactors.sample.iot.ingestion.DeviceRequests;
+import io.tbactors.sample.iot.ingestion.DeviceSessionLink;
 import io.tbactors.sample.iot.ingestion.DevicePayloadParser;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
@@ -53,6 +55,7 @@ class MqttDeviceServerTest {
             properties.getMqtt().setPort(taken.getLocalPort());
             MqttDeviceServer server = new MqttDeviceServer(properties, mock(DevicePayloadParser.class),
                     mock(DeviceIngestion.class), mock(DeviceService.class), new IotStats(), new MqttMetrics(),
+                    mock(DeviceSessionLink.class), mock(DeviceRequests.class),
                     new StandardEnvironment());
 
             assertThatThrownBy(server::start).isInstanceOf(IllegalStateException.class)

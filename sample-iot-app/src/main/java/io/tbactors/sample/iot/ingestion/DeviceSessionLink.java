@@ -1,0 +1,58 @@
+package io.tbactors.sample.iot.ingestion;
+
+import io.tbactors.api.TbActorMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.spring.ActorSystemContext;
+import lombok.extern.slf4j.Slf4j;
+import org.springframework.stereotype.Component;
+
+/**
+ * What a transport's session tells its device's actor beside readings: its subscriptions (server-side RPC,
+ * shared-attribute updates) and the device's answers. The device actor owns the sessions; a transport only registers
+ * them here.
+ */
+@Slf4j
+@Component
+public class DeviceSessionLink {
+
+    private final ActorSystemContext actorSystemContext;
+
+    /** @param actorSystemContext takes the messages to the root actor */
+    public DeviceSessionLink(ActorSystemContext actorSystemContext) {
+        this.actorSystemContext = actorSystemContext;
+    }
+
+    /**
+     * @param device the session's device
+     * @param session the session
+     * @param topic what it subscribes to
+     * @param subscribe subscribe (true) or give the subscription up (false, also when the session closes)
+     * @return false when the actors are not running (starting or stopping): nothing was told
+     */
+    public boolean subscribe(Device device, DeviceSession session, SessionSubscribeMsg.Topic topic, boolean subscribe) {
+        return tell(new SessionSubscribeMsg(device.tenantId(), device.id(), session, topic, subscribe));
+    }
+
+    /**
+     * @param device the device
+     * @param requestId the id of the request it answers
+     * @param response its answer as sent
+     * @return false when the actors are not running: the answer was not taken
+     */
+    public boolean rpcResponse(Device device, int requestId, String response) {
+        return tell(new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response));
+    }
+
+    private boolean tell(TbActorMsg msg) {
+        try {
+            actorSystemContext.tell(msg);
+            return true;
+        } catch (IllegalStateException notRunning) {
+            log.debug("Not told to the device actor, the actors are not running: {}", msg);
+            return false;
+        }
+    }
+}

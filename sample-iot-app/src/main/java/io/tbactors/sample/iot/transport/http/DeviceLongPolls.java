@@ -1,0 +1,233 @@
+package io.tbactors.sample.iot.transport.http;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.tbactors.core.dispatch.NamedThreadFactory;
+import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.ingestion.DeviceRequests;
+import io.tbactors.sample.iot.ingestion.DeviceSessionLink;
+import io.tbactors.sample.iot.web.ApiException;
+import io.tbactors.sample.iot.web.ProblemResponses;
+import jakarta.annotation.PreDestroy;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * ThingsBoard's HTTP device API beside readings: the long polls {@code GET /api/v1/{token}/rpc?timeout=} (the next
+ * server-side RPC request, {@code {"id", "method", "params"}}) and {@code GET /api/v1/{token}/attributes/updates?timeout=}
+ * (the next shared-attribute update), both 408 when nothing came in time, as ThingsBoard answers; the device's answer
+ * {@code POST /api/v1/{token}/rpc/{id}}; client-side RPC {@code POST /api/v1/{token}/rpc}; attribute requests
+ * {@code GET /api/v1/{token}/attributes?clientKeys=&sharedKeys=}.
+ *
+ * <p>A long poll is a one-shot session of the device's actor: it subscribes, takes the first request or update (the
+ * actor keeps a request the poll could not take, e.g. because it had just timed out, for the next session), then
+ * unsubscribes. No thread waits for it. At most {@code sample.device-api.max-long-polls} wait at once; past it a poll
+ * gets 429 with {@code Retry-After}.
+ */
+@Component
+public class DeviceLongPolls {
+
+    private final DeviceService deviceService;
+    private final DeviceSessionLink sessionLink;
+    private final DeviceRequests requests;
+    private final SampleProperties.DeviceApi settings;
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final ScheduledExecutorService timeouts =
+            Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("device-api-polls"));
+
+    /**
+     * @param deviceService finds devices by token
+     * @param sessionLink subscribes the polls with the device actors, takes the devices' answers
+     * @param requests answers attribute requests and client-side RPC
+     * @param properties {@code sample.device-api.*}
+     */
+    public DeviceLongPolls(DeviceService deviceService, DeviceSessionLink sessionLink, DeviceRequests requests,
+                           SampleProperties properties) {
+        this.deviceService = deviceService;
+        this.sessionLink = sessionLink;
+        this.requests = requests;
+        this.settings = properties.getDeviceApi();
+    }
+
+    /** @return the long polls waiting now */
+    public int getWaiting() {
+        return waiting.get();
+    }
+
+    /**
+     * @param timeoutParam the {@code timeout} parameter, milliseconds, or null
+     * @return how long the poll may wait
+     * @throws ApiException 400 for a timeout that is not a number or out of range
+     */
+    public long timeoutMs(String timeoutParam) {
+        if (timeoutParam == null || timeoutParam.isBlank() || "0".equals(timeoutParam)) {
+            return settings.getLongPollDefaultTimeout().toMillis();
+        }
+        long max = settings.getLongPollMaxTimeout().toMillis();
+        try {
+            long timeout = Long.parseLong(timeoutParam.trim());
+            if (timeout > 0 && timeout <= max) {
+                return timeout;
+            }
+        } catch (NumberFormatException notANumber) {
+            // answered below
+        }
+        throw new ApiException(HttpStatus.BAD_REQUEST, "timeout must be a number of milliseconds from 1 to " + max
+                + " (sample.device-api.long-poll-max-timeout)");
+    }
+
+    /**
+     * @param token the device's access token
+     * @param timeoutMs how long to wait
+     * @param path the request path, for problem details
+     * @return 200 with the next request, 408 when none came in time, or the refusal
+     */
+    public CompletableFuture<ResponseEntity<Object>> pollRpc(String token, long timeoutMs, String path) {
+        return poll(token, SessionSubscribeMsg.Topic.RPC, timeoutMs, path);
+    }
+
+    /**
+     * @param token the device's access token
+     * @param timeoutMs how long to wait
+     * @param path the request path, for problem details
+     * @return 200 with the next shared-attribute update, 408 when none came in time, or the refusal
+     */
+    public CompletableFuture<ResponseEntity<Object>> pollAttributeUpdates(String token, long timeoutMs, String path) {
+        return poll(token, SessionSubscribeMsg.Topic.ATTRIBUTES, timeoutMs, path);
+    }
+
+    /**
+     * @param token the device's access token
+     * @param requestId the path's request id
+     * @param body the device's answer
+     * @param path the request path, for problem details
+     * @return 200 once its actor has it
+     */
+    public CompletableFuture<ResponseEntity<Object>> rpcResponse(String token, String requestId, byte[] body, String path) {
+        Device device = device(token);
+        int id;
+        try {
+            id = Integer.parseInt(requestId);
+        } catch (NumberFormatException notANumber) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, "The request id '" + requestId + "' is not a number: answer "
+                    + "on /api/v1/{token}/rpc/{id} with the id the request came with");
+        }
+        if (!sessionLink.rpcResponse(device, id, new String(body, StandardCharsets.UTF_8))) {
+            throw notRunning();
+        }
+        return CompletableFuture.completedFuture(ResponseEntity.ok().build());
+    }
+
+    /**
+     * @param token the device's access token
+     * @param body {@code {"method", "params"}}
+     * @return 200 with the answer
+     */
+    public CompletableFuture<ResponseEntity<Object>> clientRpc(String token, byte[] body) {
+        Device device = device(token);
+        return CompletableFuture.completedFuture(ResponseEntity.ok(requests.clientRpc(device, body)));
+    }
+
+    /**
+     * @param token the device's access token
+     * @param clientKeys comma-separated client keys, or null
+     * @param sharedKeys comma-separated shared keys, or null
+     * @param path the request path, for problem details
+     * @return 200 with {@code {"client": {...}, "shared": {...}}}
+     */
+    public CompletableFuture<ResponseEntity<Object>> attributes(String token, String clientKeys, String sharedKeys,
+                                                                String path) {
+        Device device = device(token);
+        return requests.readAttributes(device, DeviceRequests.AttributesQuery.of(clientKeys, sharedKeys))
+                .handle((answer, failure) -> failure == null ? ResponseEntity.ok(answer)
+                        : ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, "The attributes could not be read: "
+                                + ProblemResponses.rootMessage(failure), path));
+    }
+
+    private CompletableFuture<ResponseEntity<Object>> poll(String token, SessionSubscribeMsg.Topic topic, long timeoutMs,
+                                                           String path) {
+        Device device = device(token);
+        if (waiting.incrementAndGet() > settings.getMaxLongPolls()) {
+            waiting.decrementAndGet();
+            return CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.TOO_MANY_REQUESTS, settings.getMaxLongPolls()
+                    + " long polls already wait, the most this server keeps (sample.device-api.max-long-polls); poll "
+                    + "again later", path));
+        }
+        PollSession session = new PollSession();
+        ScheduledFuture<?> timer = timeouts.schedule(() -> session.answer.complete(ProblemResponses.of(
+                HttpStatus.REQUEST_TIMEOUT, "Nothing for the device within " + timeoutMs + " ms", path)),
+                timeoutMs, TimeUnit.MILLISECONDS);
+        session.answer.whenComplete((answer, never) -> {
+            timer.cancel(false);
+            waiting.decrementAndGet();
+            sessionLink.subscribe(device, session, topic, false);
+        });
+        if (!sessionLink.subscribe(device, session, topic, true)) {
+            session.answer.complete(ProblemResponses.of(HttpStatus.SERVICE_UNAVAILABLE, notRunning().getMessage(), path));
+        }
+        return session.answer;
+    }
+
+    private Device device(String token) {
+        return deviceService.findByAccessToken(token)
+                .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "Unknown device access token"));
+    }
+
+    private static ApiException notRunning() {
+        return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "The actors are not running (the node is starting or "
+                + "stopping); send it again later");
+    }
+
+    /** @return the default wait of a long poll, for the container's own timeout */
+    public Duration getMaxTimeout() {
+        return settings.getLongPollMaxTimeout();
+    }
+
+    @PreDestroy
+    void stop() {
+        timeouts.shutdownNow();
+    }
+
+    /** A one-shot session: the first request or update answers the poll; after that it takes nothing more. */
+    private static final class PollSession implements DeviceSession {
+
+        private final UUID id = UUID.randomUUID();
+        private final CompletableFuture<ResponseEntity<Object>> answer = new CompletableFuture<>();
+
+        @Override
+        public UUID sessionId() {
+            return id;
+        }
+
+        @Override
+        public boolean sendRpcRequest(int requestId, String method, JsonNode params) {
+            ObjectNode body = JsonNodeFactory.instance.objectNode();
+            body.put("id", requestId);
+            body.put("method", method);
+            body.set("params", params);
+            // false when the poll already ended (timed out): the actor keeps the request for the next session
+            return answer.complete(ResponseEntity.ok(body));
+        }
+
+        @Override
+        public boolean sendAttributesUpdate(JsonNode changed) {
+            return answer.complete(ResponseEntity.ok(changed));
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package io.tbactors.sample.iot.actors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.contains;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import io.tbactors.api.TbActorCreator;
+import io.tbactors.api.TbActorRef;
+import io.tbactors.rule.RuleEngineContext;
+import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
+import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcOutcome;
+import io.tbactors.sample.iot.actors.msg.RpcStatus;
+import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.actors.msg.SharedAttributesUpdatedMsg;
+import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.rule.RuleChainService;
+import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.storage.RpcDao;
+import io.tbactors.testkit.TbTestActorSystem;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * The device actor's sessions and server-side RPC on a manual actor system: the test decides which message is in the
+ * mailbox first, so a timeout racing the device's answer is played in both orders, every time.
+ */
+class DeviceActorRpcTest {
+
+    private static final UUID TENANT = UUID.randomUUID();
+    private static final UUID DEVICE = UUID.randomUUID();
+    private static final long TIMEOUT_MS = 1_000;
+
+    private final IotStats stats = new IotStats();
+    private final SampleProperties properties = new SampleProperties();
+    private final RecordingSession session = new RecordingSession();
+    private final RpcDao rpcDao = mock(RpcDao.class);
+    private final List<RpcDao.StoredRpc> stored = new ArrayList<>();
+    private TbTestActorSystem system;
+    private TbActorRef actor;
+
+    @BeforeEach
+    void startDeviceActor() {
+        DeviceService deviceService = mock(DeviceService.class);
+        when(deviceService.findById(DEVICE)).thenReturn(Optional.of(new Device(DEVICE, TENANT, "d", "default", "token",
+                0L, 0L)));
+        properties.getRpc().setMaxPendingPerDevice(2);
+        when(rpcDao.findActive(DEVICE)).thenReturn(stored);
+        IotActorServices services = new IotActorServices(deviceService, mock(RuleChainService.class),
+                mock(RuleEngineContext.class), stats, properties, rpcDao, JsonMapper.builder().build());
+        if (system == null) {
+            system = TbTestActorSystem.manual();
+        }
+        actor = system.createRootActor(TbActorCreator.of(IotActorIds.device(DEVICE),
+                () -> new DeviceActor(services, TENANT, DEVICE)));
+        system.runUntilIdle();
+    }
+
+    @AfterEach
+    void stop() {
+        system.close();
+    }
+
+    @Test
+    void aTwoWayRequestGoesToTheSubscribedSessionAndEndsWithTheDevicesAnswer() {
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(false);
+        system.runUntilIdle();
+        assertThat(session.requests).containsExactly("1:setMode");
+        assertThat(outcome).isNotDone();
+
+        actor.tell(new FromDeviceRpcResponseMsg(TENANT, DEVICE, 1, "{\"mode\":\"eco\"}"));
+        system.runUntilIdle();
+
+        assertThat(outcome.join()).isEqualTo(RpcOutcome.successful("{\"mode\":\"eco\"}"));
+        assertThat(stats.getRpcOutcomes("SUCCESSFUL")).isEqualTo(1);
+    }
+
+    @Test
+    void aRequestWaitsForASessionAndIsSentWhenOneSubscribes() {
+        CompletableFuture<RpcOutcome> twoWay = request(false);
+        CompletableFuture<RpcOutcome> oneWay = request(true);
+        system.runUntilIdle();
+        assertThat(twoWay).isNotDone();
+        assertThat(oneWay).isNotDone();
+
+        subscribe();
+        system.runUntilIdle();
+
+        assertThat(session.requests).containsExactly("1:setMode", "2:setMode");
+        assertThat(oneWay.join().status()).isEqualTo(RpcStatus.DELIVERED);
+        assertThat(twoWay).isNotDone();
+    }
+
+    @Test
+    void aRequestNoSessionTookTimesOutSayingSo() {
+        CompletableFuture<RpcOutcome> outcome = request(true);
+        system.advance(Duration.ofMillis(TIMEOUT_MS));
+
+        assertThat(outcome.join().status()).isEqualTo(RpcStatus.TIMEOUT);
+        assertThat(outcome.join().reason()).contains("no session of device " + DEVICE + " subscribed to RPC within 1000 ms");
+    }
+
+    @Test
+    void theTimeoutQueuedBeforeTheAnswerWinsAndTheLateAnswerIsCountedNotLost() {
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(false);
+        system.runUntilIdle();
+
+        // the timer fires (its message is queued, not processed), then the answer arrives behind it
+        system.scheduler().advance(Duration.ofMillis(TIMEOUT_MS));
+        actor.tell(new FromDeviceRpcResponseMsg(TENANT, DEVICE, 1, "{\"late\":true}"));
+        system.runUntilIdle();
+
+        assertThat(outcome.join().status()).isEqualTo(RpcStatus.TIMEOUT);
+        assertThat(outcome.join().reason()).contains("did not answer within 1000 ms");
+        assertThat(stats.getRpcLateResponses()).isEqualTo(1);
+        assertThat(stats.getRpcOutcomes("TIMEOUT")).isEqualTo(1);
+        assertThat(stats.getRpcOutcomes("SUCCESSFUL")).isZero();
+    }
+
+    @Test
+    void theAnswerQueuedBeforeTheTimeoutWinsAndTheTimeoutThatAlreadyFiredDoesNothing() {
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(false);
+        system.runUntilIdle();
+
+        // the answer is queued first, then the timer fires: too late to cancel it, its message is queued behind
+        actor.tell(new FromDeviceRpcResponseMsg(TENANT, DEVICE, 1, "{\"ok\":true}"));
+        system.scheduler().advance(Duration.ofMillis(TIMEOUT_MS));
+        system.runUntilIdle();
+
+        assertThat(outcome.join()).isEqualTo(RpcOutcome.successful("{\"ok\":true}"));
+        assertThat(stats.getRpcOutcomes("TIMEOUT")).isZero();
+        assertThat(stats.getRpcLateResponses()).isZero();
+    }
+
+    @Test
+    void aRequestPastTheDevicesBoundIsRefusedAtOnceSayingWhichSettingBoundsIt() {
+        request(false);
+        request(false);
+        CompletableFuture<RpcOutcome> third = request(false);
+        system.runUntilIdle();
+
+        assertThat(third.join().refused()).isTrue();
+        assertThat(third.join().reason()).contains("sample.rpc.max-pending-per-device");
+        assertThat(stats.getRpcOutcomes("REFUSED")).isEqualTo(1);
+    }
+
+    @Test
+    void deletingTheDeviceFailsItsWaitingRequestsWithThatReason() {
+        CompletableFuture<RpcOutcome> waiting = request(false);
+        system.runUntilIdle();
+
+        actor.tellWithHighPriority(new DeviceDeletedMsg(TENANT, DEVICE));
+        CompletableFuture<RpcOutcome> behind = request(false);
+        system.runUntilIdle();
+
+        assertThat(waiting.join().status()).isEqualTo(RpcStatus.FAILED);
+        assertThat(waiting.join().reason()).isEqualTo("device " + DEVICE + " was deleted");
+        assertThat(behind.join().status()).isEqualTo(RpcStatus.FAILED);
+    }
+
+    @Test
+    void stoppingTheNodeFailsTheWaitingRequestsSayingTheNodeIsStopping() {
+        CompletableFuture<RpcOutcome> waiting = request(false);
+        system.runUntilIdle();
+
+        system.system().stop(actor);
+        system.runUntilIdle();
+
+        assertThat(waiting.join().status()).isEqualTo(RpcStatus.FAILED);
+        assertThat(waiting.join().reason()).contains("the node is stopping");
+    }
+
+    @Test
+    void sharedAttributeUpdatesGoToTheSessionsSubscribedToThem() {
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.ATTRIBUTES, true));
+        JsonNode changed = JsonNodeFactory.instance.objectNode().put("targetTemperature", 22.5);
+        actor.tell(new SharedAttributesUpdatedMsg(TENANT, DEVICE, changed));
+        system.runUntilIdle();
+
+        assertThat(session.attributeUpdates).containsExactly("{\"targetTemperature\":22.5}");
+    }
+
+    @Test
+    void aPersistentRequestIsStoredSentThenSuccessfulWhenTheDeviceAnswers() {
+        UUID id = persistentRequest(60_000);
+        system.runUntilIdle();
+        subscribe();
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SENT", null, null);
+
+        actor.tell(new FromDeviceRpcResponseMsg(TENANT, DEVICE, 1, "{\"ok\":true}"));
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SUCCESSFUL", "{\"ok\":true}", null);
+    }
+
+    @Test
+    void aPersistentRequestNoSessionTookBeforeItsExpirationIsStoredAsExpired() {
+        UUID id = persistentRequest(5_000);
+        system.advance(Duration.ofSeconds(60));
+
+        verify(rpcDao).updateLater(eq(id), eq("EXPIRED"), isNull(), contains("before its expiration time"));
+    }
+
+    @Test
+    void aStoppingNodeLeavesPersistentRequestsStoredAndANewActorRestoresAndSendsThem() {
+        UUID id = persistentRequest(600_000);
+        system.runUntilIdle();
+        system.system().stop(actor);
+        system.runUntilIdle();
+        verify(rpcDao, never()).updateLater(eq(id), any(), any(), any());
+
+        // the same device's actor again (as after a restart): it reads what is stored and sends it to a session
+        stored.add(new RpcDao.StoredRpc(id, TENANT, DEVICE, 0L, System.currentTimeMillis() + 600_000, false, "setMode",
+                "{\"mode\":\"eco\"}", TIMEOUT_MS, "QUEUED", null, null));
+        startDeviceActor();
+        subscribe();
+        system.runUntilIdle();
+
+        assertThat(session.requests).containsExactly("1:setMode");
+        verify(rpcDao).updateLater(id, "SENT", null, null);
+    }
+
+    private void subscribe() {
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, true));
+    }
+
+    private CompletableFuture<RpcOutcome> request(boolean oneway) {
+        CompletableFuture<RpcOutcome> outcome = new CompletableFuture<>();
+        actor.tell(new ToDeviceRpcMsg(TENANT, DEVICE, UUID.randomUUID(), oneway, "setMode",
+                JsonNodeFactory.instance.objectNode().put("mode", "eco"), TIMEOUT_MS, false, 0, outcome));
+        return outcome;
+    }
+
+    private UUID persistentRequest(long expiresInMs) {
+        UUID id = UUID.randomUUID();
+        actor.tell(new ToDeviceRpcMsg(TENANT, DEVICE, id, false, "setMode", JsonNodeFactory.instance.objectNode(),
+                TIMEOUT_MS, true, System.currentTimeMillis() + expiresInMs, new CompletableFuture<>()));
+        return id;
+    }
+
+    private static final class RecordingSession implements DeviceSession {
+        private final UUID id = UUID.randomUUID();
+        private final List<String> requests = new ArrayList<>();
+        private final List<String> attributeUpdates = new ArrayList<>();
+
+        @Override
+        public UUID sessionId() {
+            return id;
+        }
+
+        @Override
+        public boolean sendRpcRequest(int requestId, String method, JsonNode params) {
+            requests.add(requestId + ":" + method);
+            return true;
+        }
+
+        @Override
+        public boolean sendAttributesUpdate(JsonNode changed) {
+            attributeUpdates.add(changed.toString());
+            return true;
+        }
+    }
+}

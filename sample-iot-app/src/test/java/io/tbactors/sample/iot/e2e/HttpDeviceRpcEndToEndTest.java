@@ -1,0 +1,109 @@
+package io.tbactors.sample.iot.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * ThingsBoard's two-way HTTP device API through a real HTTP client: the RPC long poll and the device's answer, the
+ * attribute request, the attribute-update long poll and client-side RPC, with ThingsBoard's paths, JSON and statuses.
+ */
+class HttpDeviceRpcEndToEndTest extends EndToEndTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Test
+    void aDevicePollingForRpcGetsTheRequestAndItsAnswerReachesTheCaller() throws Exception {
+        ApiClient.Device device = newDevice();
+        CompletableFuture<ApiClient.Response> poll = CompletableFuture.supplyAsync(
+                () -> api.getWithoutCredentials("/api/v1/" + device.token() + "/rpc?timeout=15000"));
+        CompletableFuture<ApiClient.Response> call = CompletableFuture.supplyAsync(() -> api.post(
+                "/api/rpc/twoway/" + device.id(), "{\"method\": \"getTemperature\", \"params\": {\"unit\": \"C\"}}"));
+
+        ApiClient.Response polled = poll.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(polled.status()).isEqualTo(200);
+        JsonNode request = polled.json();
+        assertThat(request.get("method").stringValue()).isEqualTo("getTemperature");
+        assertThat(request.get("params").get("unit").stringValue()).isEqualTo("C");
+
+        ApiClient.Response answered = api.postAsDevice(device.token(), "rpc/" + request.get("id").intValue(),
+                "{\"temperature\": 21.5}");
+        assertThat(answered.status()).isEqualTo(200);
+        ApiClient.Response response = call.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("temperature").doubleValue()).isEqualTo(21.5);
+    }
+
+    @Test
+    void aPollNothingComesForEndsWithThingsBoardsRequestTimeout() {
+        ApiClient.Device device = newDevice();
+        ApiClient.Response polled = api.getWithoutCredentials("/api/v1/" + device.token() + "/rpc?timeout=200");
+
+        assertThat(polled.status()).isEqualTo(408);
+        assertThat(polled.json().get("detail").stringValue()).contains("within 200 ms");
+    }
+
+    @Test
+    void aPollWithABadTimeoutOrAnUnknownTokenIsRefusedSayingWhy() {
+        ApiClient.Device device = newDevice();
+        ApiClient.Response bad = api.getWithoutCredentials("/api/v1/" + device.token() + "/rpc?timeout=soon");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("detail").stringValue()).contains("sample.device-api.long-poll-max-timeout");
+
+        assertThat(api.getWithoutCredentials("/api/v1/no-such-token/rpc?timeout=100").status()).isEqualTo(401);
+    }
+
+    @Test
+    void anAttributeRequestReturnsTheClientAndSharedAttributesAskedFor() {
+        ApiClient.Device device = newDevice();
+        assertThat(api.postAsDevice(device.token(), "attributes", "{\"firmware\": \"2.0\", \"slots\": 2}").status())
+                .isEqualTo(200);
+        assertThat(api.post("/api/plugins/telemetry/DEVICE/" + device.id() + "/attributes/SHARED_SCOPE",
+                "{\"interval\": 60}").status()).isEqualTo(200);
+
+        ApiClient.Response response = api.getWithoutCredentials("/api/v1/" + device.token()
+                + "/attributes?clientKeys=firmware&sharedKeys=interval");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().get("client").get("firmware").stringValue()).isEqualTo("2.0");
+        assertThat(response.json().get("client").has("slots")).isFalse();
+        assertThat(response.json().get("shared").get("interval").intValue()).isEqualTo(60);
+    }
+
+    @Test
+    void aDevicePollingForAttributeUpdatesGetsTheSharedAttributesSetMeanwhile() throws Exception {
+        ApiClient.Device device = newDevice();
+        CompletableFuture<ApiClient.Response> poll = CompletableFuture.supplyAsync(
+                () -> api.getWithoutCredentials("/api/v1/" + device.token() + "/attributes/updates?timeout=15000"));
+        // the poll may subscribe after the first update: set it until the poll answers
+        ApiClient.Response update = null;
+        for (int attempt = 0; attempt < 100 && update == null; attempt++) {
+            api.post("/api/plugins/telemetry/DEVICE/" + device.id() + "/attributes/SHARED_SCOPE", "{\"mode\": \"night\"}");
+            try {
+                update = poll.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException notYet) {
+                // set again
+            }
+        }
+        assertThat(update).isNotNull();
+        assertThat(update.status()).isEqualTo(200);
+        assertThat(update.json().get("mode").stringValue()).isEqualTo("night");
+    }
+
+    @Test
+    void aClientSideRpcIsAnsweredByTheDefaultHandler() {
+        ApiClient.Device device = newDevice();
+        ApiClient.Response known = api.postAsDevice(device.token(), "rpc", "{\"method\": \"getCurrentTime\", \"params\": {}}");
+        assertThat(known.status()).isEqualTo(200);
+        assertThat(known.json().get("time").longValue()).isPositive();
+
+        ApiClient.Response unknown = api.postAsDevice(device.token(), "rpc", "{\"method\": \"launch\", \"params\": {}}");
+        assertThat(unknown.json().get("error").stringValue()).contains("No handler for method 'launch'", "getCurrentTime");
+    }
+}

@@ -1,0 +1,95 @@
+package io.tbactors.sample.iot.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.config.SampleProperties;
+import io.tbactors.sample.iot.device.Device;
+import io.tbactors.sample.iot.device.DeviceService;
+import io.tbactors.sample.iot.ingestion.DeviceRequests;
+import io.tbactors.sample.iot.ingestion.DeviceSessionLink;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/** The HTTP long polls' bound and their one-shot sessions, without a server. */
+class DeviceLongPollsTest {
+
+    private static final Device DEVICE = new Device(UUID.randomUUID(), UUID.randomUUID(), "d", "default", "token", 0L, 0L);
+
+    private final DeviceService deviceService = mock(DeviceService.class);
+    private final DeviceSessionLink link = mock(DeviceSessionLink.class);
+    private final SampleProperties properties = new SampleProperties();
+    private DeviceLongPolls polls;
+
+    DeviceLongPolls polls(int max) {
+        when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
+        when(link.subscribe(any(), any(), any(), anyBoolean())).thenReturn(true);
+        properties.getDeviceApi().setMaxLongPolls(max);
+        polls = new DeviceLongPolls(deviceService, link, mock(DeviceRequests.class), properties);
+        return polls;
+    }
+
+    @AfterEach
+    void stop() {
+        polls.stop();
+    }
+
+    @Test
+    void aPollPastTheBoundIsRefusedWith429AndRetryAfterAndTheSlotComesBackWhenAPollEnds() {
+        DeviceLongPolls polls = polls(1);
+        CompletableFuture<ResponseEntity<Object>> first = polls.pollRpc("token", 60_000, "/p");
+
+        ResponseEntity<Object> second = polls.pollRpc("token", 60_000, "/p").join();
+        assertThat(second.getStatusCode().value()).isEqualTo(429);
+        assertThat(second.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+        assertThat(second.getBody().toString()).contains("sample.device-api.max-long-polls");
+
+        // the first poll takes a request: its slot is free again and it unsubscribes
+        DeviceSession session = subscribedSession();
+        assertThat(session.sendRpcRequest(1, "m", JsonNodeFactory.instance.objectNode())).isTrue();
+        assertThat(first.join().getStatusCode().value()).isEqualTo(200);
+        assertThat(polls.getWaiting()).isZero();
+        verify(link).subscribe(eq(DEVICE), eq(session), eq(SessionSubscribeMsg.Topic.RPC), eq(false));
+        assertThat(polls.pollRpc("token", 60_000, "/p")).isNotDone();
+    }
+
+    @Test
+    void aPollTakesOneRequestOnlySoTheActorKeepsTheNextForAnotherSession() {
+        polls(10).pollRpc("token", 60_000, "/p");
+        DeviceSession session = subscribedSession();
+
+        assertThat(session.sendRpcRequest(1, "m", JsonNodeFactory.instance.objectNode())).isTrue();
+        assertThat(session.sendRpcRequest(2, "m", JsonNodeFactory.instance.objectNode())).isFalse();
+    }
+
+    @Test
+    void aPollThatTimedOutTakesNoRequest() {
+        CompletableFuture<ResponseEntity<Object>> poll = polls(10).pollRpc("token", 1, "/p");
+        DeviceSession session = subscribedSession();
+
+        assertThat(poll.join().getStatusCode().value()).isEqualTo(408);
+        assertThat(session.sendRpcRequest(1, "m", JsonNodeFactory.instance.objectNode())).isFalse();
+        assertThat(polls.getWaiting()).isZero();
+    }
+
+    private DeviceSession subscribedSession() {
+        ArgumentCaptor<DeviceSession> session = ArgumentCaptor.forClass(DeviceSession.class);
+        verify(link).subscribe(eq(DEVICE), session.capture(), eq(SessionSubscribeMsg.Topic.RPC), eq(true));
+        return session.getValue();
+    }
+}
