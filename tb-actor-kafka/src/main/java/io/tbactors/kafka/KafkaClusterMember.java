@@ -24,8 +24,6 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.springframework.context.SmartLifecycle;
@@ -77,18 +75,10 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final RateLimitedWarning unreachableLog = new RateLimitedWarning(Duration.ofSeconds(30));
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
-    private final long sessionTimeoutMillis;
-    /** How long without Kafka's answer before the node fences itself, a heartbeat interval and a second within the session. */
-    private final long silenceLimitMillis;
     private final OwnershipLease lease;
+    private final MembershipFence fence;
     /** This node's name, the prefix of its log lines about the group. */
     private final String node;
-    /** Fenced, and waiting for Kafka to confirm the membership by a rejoin. */
-    private boolean awaitingRejoin;
-    /** When Kafka last answered: a heartbeat answered, a rejoin or a commit it accepted (consumer thread only). */
-    private long confirmedNanos = System.nanoTime();
-    /** The consumer's count of heartbeats answered when last read. */
-    private double heartbeatsAnswered = -1;
     private volatile TbClusterMemberState state = TbClusterMemberState.STARTING;
     private volatile boolean running;
     private volatile int partitionCount;
@@ -117,11 +107,12 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
         this.node = properties.nodeName();
-        this.sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
+        long sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
         long heartbeatIntervalMillis = clientMillis(properties, "heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MILLIS);
         // the answer is seen at the next poll, and the coordinator got the heartbeat a little before it answered
-        this.silenceLimitMillis = Math.max(1000, sessionTimeoutMillis - heartbeatIntervalMillis - 1000);
+        long silenceLimitMillis = Math.max(1000, sessionTimeoutMillis - heartbeatIntervalMillis - 1000);
         this.lease = OwnershipLease.forSession(sessionTimeoutMillis, heartbeatIntervalMillis);
+        this.fence = new MembershipFence(this, lease, stats, sessionTimeoutMillis, silenceLimitMillis);
         this.dispatch = new RecordDispatch(this, codec, deliveries, deadLetters, stats, actorSystemContext,
                 properties.getMaxRedeliveryDelay());
     }
@@ -259,7 +250,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         try {
             ConsumerRecords<String, byte[]> records = consumer.poll(properties.getPollTimeout());
             // before any record is handed: these may have been fetched with a membership lost during a pause
-            fenceIfPaused();
+            fence.fenceIfPaused();
             for (ConsumerRecord<String, byte[]> record : records) {
                 hand(record);
             }
@@ -309,84 +300,6 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     /**
-     * Fencing, when the process was paused: it sent no heartbeat meanwhile, so the group may have handed its
-     * partitions to other nodes, and what the consumer returns now may have been fetched with a lost membership.
-     */
-    private void fenceIfPaused() {
-        if (!lease.isValid()) {
-            fence("This process was paused for half the session timeout or more (" + lease.durationMillis() + " ms)");
-        }
-    }
-
-    /**
-     * Fencing, when the coordinator cannot be reached: a consumer cut off from Kafka keeps its assignment, and polls
-     * nothing, while the group gives its partitions to other nodes once the session timeout has passed. What counts is
-     * Kafka's answer, never a request sent (a heartbeat "sent" to a broker that is gone counts in the consumer's
-     * {@code last-heartbeat-seconds-ago}): heartbeats answered (the consumer's {@code heartbeat-total}, recorded on each
-     * response), a rejoin, a commit Kafka accepted. With none for the session timeout less a heartbeat interval and a
-     * second, the node fences itself.
-     */
-    private void fenceIfSilent() {
-        double answered = heartbeatsAnswered();
-        if (answered < 0) {
-            return;
-        }
-        if (answered > heartbeatsAnswered) {
-            heartbeatsAnswered = answered;
-            confirmedNanos = System.nanoTime();
-        }
-        long silentMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - confirmedNanos);
-        if (silentMillis >= silenceLimitMillis) {
-            fence("Kafka has answered no heartbeat, commit or rejoin of group '" + properties.getGroupId() + "' for " + silentMillis
-                    + " ms (session timeout " + sessionTimeoutMillis + " ms)");
-        }
-    }
-
-    /**
-     * Gives the partitions up as lost (no commit: the records in flight are the next owner's; their epochs turn stale)
-     * and asks Kafka to confirm the membership by a rejoin. Only that rejoin gives partitions back, as
-     * {@code onPartitionsAssigned}: never a local timer or a metric, and never the generation the consumer held before.
-     */
-    private void fence(String why) {
-        Set<Integer> owned = getOwnedPartitions();
-        if (!owned.isEmpty()) {
-            stats.fenced.increment();
-            log.warn("[{}] {}: partitions {} are given up until Kafka confirms the membership by a rejoin", node, why, owned);
-            revoke(owned, false);
-        }
-        // every epoch of before is stale now (its partition released): new ones may start once Kafka confirms
-        lease.renew();
-        if (!awaitingRejoin && !consumer.assignment().isEmpty()) {
-            awaitingRejoin = true;
-            consumer.enforceRebalance("membership unconfirmed: " + why);
-        }
-    }
-
-    /**
-     * After a rejoin, which is Kafka's confirmation of the membership, every partition of the assignment is this
-     * node's. The cooperative assignor hands {@code onPartitionsAssigned} only the partitions that are new to the
-     * consumer; those it kept through a fence are taken again here, and read again from the last commit (what was
-     * polled while fenced was skipped).
-     */
-    private List<Integer> keptThroughFence(Collection<TopicPartition> added) {
-        List<TopicPartition> kept = new ArrayList<>();
-        for (TopicPartition tp : consumer.assignment()) {
-            PartitionTracker tracker = tracker(tp.partition());
-            if (tp.topic().equals(properties.getTopic()) && tracker != null && !tracker.isOwned() && !added.contains(tp)) {
-                kept.add(tp);
-            }
-        }
-        if (kept.isEmpty()) {
-            return List.of();
-        }
-        seekToCommitted(kept);
-        List<Integer> partitions = kept.stream().map(TopicPartition::partition).sorted().toList();
-        log.warn("[{}] Membership of group '{}' confirmed by a rejoin: partitions {}, kept through the fence, are owned again and "
-                + "read again from the last commit", node, properties.getGroupId(), partitions);
-        return partitions;
-    }
-
-    /**
      * Partitions added to the topic change where entities hash. Kafka rebalances the whole group when it sees them, so
      * every node checks the count in that rebalance and, when it grew, gives up what it owns (in-flight records
      * drained and committed), hashes with the new count from then on, and takes its whole assignment again from the
@@ -429,7 +342,8 @@ public class KafkaClusterMember implements SmartLifecycle {
         return true;
     }
 
-    private void seekToCommitted(List<TopicPartition> partitions) {
+    /** Moves the consumer back to the last commit of each partition, or to its beginning when it has none. */
+    void seekToCommitted(List<TopicPartition> partitions) {
         if (partitions.isEmpty()) {
             return;
         }
@@ -444,23 +358,8 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
     }
 
-    /** @return the heartbeats the coordinator has answered since the consumer started, or -1 when not known */
-    private double heartbeatsAnswered() {
-        try {
-            for (Map.Entry<MetricName, ? extends Metric> metric : consumer.metrics().entrySet()) {
-                if ("heartbeat-total".equals(metric.getKey().name()) && metric.getKey().group().endsWith("coordinator-metrics")
-                        && metric.getValue().metricValue() instanceof Number value) {
-                    return value.doubleValue();
-                }
-            }
-        } catch (RuntimeException e) {
-            log.debug("[{}] Heartbeat metric not readable: {}", node, e.toString());
-        }
-        return -1;
-    }
-
     private void afterPoll() {
-        fenceIfSilent();
+        fence.fenceIfSilent();
         // a node whose metadata was stale during the group's rebalance sees the new count at its next metadata refresh
         adoptedNewPartitionCount();
         List<TopicPartition> withoutTarget = new ArrayList<>();
@@ -535,7 +434,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (sync) {
             try {
                 commitSync(offsets);
-                confirmedNanos = System.nanoTime();
+                fence.confirmed();
                 positions.forEach((partition, offset) -> toCommit.stream().filter(t -> t.partition() == partition)
                         .forEach(t -> t.committedAt(offset)));
             } catch (RuntimeException e) {
@@ -552,7 +451,7 @@ public class KafkaClusterMember implements SmartLifecycle {
                     return;
                 }
                 // called back on the consumer thread, within a poll or a commit
-                confirmedNanos = System.nanoTime();
+                fence.confirmed();
                 positions.forEach((partition, offset) -> {
                     PartitionTracker tracker = tracker(partition);
                     if (tracker != null) {
@@ -576,7 +475,7 @@ public class KafkaClusterMember implements SmartLifecycle {
      * Gives partitions up: stops local sends and records for them, waits (bounded) for what is in flight, commits
      * and tells the root actor.
      */
-    private void revoke(Collection<Integer> partitions, boolean commit) {
+    void revoke(Collection<Integer> partitions, boolean commit) {
         List<PartitionTracker> revoked = new ArrayList<>();
         for (Integer partition : partitions) {
             PartitionTracker tracker = tracker(partition);
@@ -692,6 +591,16 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** @param channel answers the records that carry a request, once they are processed or given up */
     void setReplies(KafkaTbNodeChannel channel) {
         this.replies = channel;
+    }
+
+    /** @return the group consumer (consumer thread only) */
+    Consumer<String, byte[]> consumer() {
+        return consumer;
+    }
+
+    /** @return this node's name, the prefix of its log lines */
+    String node() {
+        return node;
     }
 
     /** @return what answers the records that carry a request, or null before it is set */
@@ -848,19 +757,13 @@ public class KafkaClusterMember implements SmartLifecycle {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (!lease.isValid()) {
-                // paused before this rejoin: what was owned before is stale, the rejoin itself confirms the membership
-                revoke(getOwnedPartitions(), false);
-                lease.renew();
-            }
-            awaitingRejoin = false;
-            confirmedNanos = System.nanoTime();
+            fence.rejoined();
             if (running) {
                 state = TbClusterMemberState.ACTIVE;
             }
             if (!adoptedNewPartitionCount()) {
                 List<Integer> taken = new ArrayList<>(ours(partitions, properties.getTopic()));
-                taken.addAll(keptThroughFence(partitions));
+                taken.addAll(fence.keptThroughFence(partitions));
                 assign(taken);
             }
         }
