@@ -172,29 +172,19 @@ class DispatchersAndSchedulerTest {
     void aTurnEndingIdleOnAForkJoinWorkerLeavesOneNoOpTaskOnItsQueue() throws Exception {
         ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("warm", 2);
         Dispatcher dispatcher = new Dispatcher("warm", pool, DispatcherKind.FORK_JOIN, 2);
-        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
         try {
-            // the other worker is busy, so nothing steals from the queue under test
-            pool.execute(() -> {
-                holding.countDown();
-                MailboxSemanticsTest.awaitQuietly(hold);
-            });
-            holding.await();
-            java.util.concurrent.CompletableFuture<int[]> queued = new java.util.concurrent.CompletableFuture<>();
-            pool.execute(() -> {
+            int[] queued = onOneWorkerAlone(pool, () -> {
                 int before = java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
                 dispatcher.turnEndedIdle();
                 int afterFirst = java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
                 dispatcher.turnEndedIdle();
-                queued.complete(new int[] {before, afterFirst, java.util.concurrent.ForkJoinTask.getQueuedTaskCount()});
+                return new int[] {before, afterFirst, java.util.concurrent.ForkJoinTask.getQueuedTaskCount()};
             });
-            assertThat(queued.get(10, TimeUnit.SECONDS)).containsExactly(0, 1, 2);
+            assertThat(queued).containsExactly(0, 1, 2);
             long submissions = pool.getQueuedSubmissionCount();
             dispatcher.turnEndedIdle();
             assertThat(pool.getQueuedSubmissionCount()).as("from a thread outside the pool").isEqualTo(submissions);
         } finally {
-            hold.countDown();
             pool.shutdown();
         }
         ThreadPoolExecutor single = (ThreadPoolExecutor) Dispatchers.singleThread("plain");
@@ -217,17 +207,8 @@ class DispatchersAndSchedulerTest {
     void onceThePoolIsShutDownATurnOnItsWorkerQueuesNothingMoreOnIt() throws Exception {
         ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("closing", 2);
         Dispatcher dispatcher = new Dispatcher("closing", pool, DispatcherKind.FORK_JOIN, 2);
-        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
         try {
-            // the other worker is busy, so nothing steals from the queue under test
-            pool.execute(() -> {
-                holding.countDown();
-                MailboxSemanticsTest.awaitQuietly(hold);
-            });
-            holding.await();
-            java.util.concurrent.CompletableFuture<List<Object>> seen = new java.util.concurrent.CompletableFuture<>();
-            pool.execute(() -> {
+            List<Object> seen = onOneWorkerAlone(pool, () -> {
                 // another actor's turn waits on this worker's queue, as when a turn told an idle actor
                 java.util.concurrent.ForkJoinTask.adapt(() -> { }).fork();
                 boolean looksAgainWhileRunning = dispatcher.looksAgainAfterDraining();
@@ -235,16 +216,42 @@ class DispatchersAndSchedulerTest {
                 boolean looksAgainAfterShutdown = dispatcher.looksAgainAfterDraining();
                 int before = java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
                 dispatcher.turnEndedIdle();
-                seen.complete(List.of(looksAgainWhileRunning, looksAgainAfterShutdown, before,
-                        java.util.concurrent.ForkJoinTask.getQueuedTaskCount()));
+                return List.of(looksAgainWhileRunning, looksAgainAfterShutdown, before,
+                        java.util.concurrent.ForkJoinTask.getQueuedTaskCount());
             });
-            assertThat(seen.get(10, TimeUnit.SECONDS)).as("looks again while running, after the shutdown; queued before "
-                    + "and after an idle turn's end").containsExactly(true, false, 1, 1);
+            assertThat(seen).as("looks again while running, after the shutdown; queued before and after an idle turn's "
+                    + "end").containsExactly(true, false, 1, 1);
         } finally {
-            hold.countDown();
             pool.shutdownNow();
         }
         assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * Runs {@code task} on one worker of a two-worker pool while the other is kept busy, so that nothing steals from
+     * the queue of the worker under test.
+     */
+    private static <T> T onOneWorkerAlone(ForkJoinPool pool, java.util.concurrent.Callable<T> task) throws Exception {
+        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        try {
+            pool.execute(() -> {
+                holding.countDown();
+                MailboxSemanticsTest.awaitQuietly(hold);
+            });
+            holding.await();
+            java.util.concurrent.CompletableFuture<T> result = new java.util.concurrent.CompletableFuture<>();
+            pool.execute(() -> {
+                try {
+                    result.complete(task.call());
+                } catch (Exception e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            return result.get(10, TimeUnit.SECONDS);
+        } finally {
+            hold.countDown();
+        }
     }
 
     @Test
