@@ -31,7 +31,7 @@ data="$out/$tag.perf.data"
 warmup=3
 [ "${shape%%x*}" -ge 100000 ] && warmup=40
 java -cp "$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$producers" \
-  -wi "$warmup" -i 8 -jvmArgsAppend "-Xms2g -Xmx6g -XX:+UseG1GC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
+  -wi "$warmup" -i 8 -jvmArgsAppend "-Xms2g -Xmx2g -Xmn1g -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer" \
   > "$log" 2>&1 &
 jmh=$!
 pid=

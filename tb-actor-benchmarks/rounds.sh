@@ -14,12 +14,16 @@
 #   OUT        where JMH's JSON and logs and results.tsv go (default /tmp/tb-rounds; results.tsv is appended to,
 #              so a run can be continued, and summarized again with SUMMARY_ONLY=1)
 #   JMH_ARGS   more JMH options for every fork
+#   FORK_FLAGS the JVM flags of every fork (default: ThroughputBenchmark.FORK_FLAGS, a fixed heap written in full
+#              before the first round). Passed explicitly so that a jar built from other sources (ORIG_JAR, BASE_JAR)
+#              runs with the same heap as ours; JMH's -jvmArgsAppend replaces the benchmark's own @Fork flags.
 set -euo pipefail
 rounds=${1:-5}
 case "$rounds" in ''|*[!0-9]*|0) echo "ROUNDS must be a positive whole number, got '$rounds'" >&2; exit 2;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 jar=${JAR:-$here/target/benchmarks.jar}
 out=${OUT:-/tmp/tb-rounds}
+fork_flags=${FORK_FLAGS:-"-Xms2g -Xmx2g -Xmn1g -XX:+AlwaysPreTouch -XX:+UseG1GC"}
 shapes=${SHAPES:-1x1000000,10x100000,1000x1000,100000x10}
 producers=${PRODUCERS:-1,2}
 mkdir -p "$out"
@@ -55,7 +59,7 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
           for attempt in $(seq 1 120); do
             # shellcheck disable=SC2086 # JMH_ARGS is a list of options
             if java -cp "$j" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$p" \
-                "${wi[@]}" ${JMH_ARGS:-} -rf json -rff "$f.json" > "$f.log" 2>&1; then break; fi
+                -jvmArgsAppend "$fork_flags" "${wi[@]}" ${JMH_ARGS:-} -rf json -rff "$f.json" > "$f.log" 2>&1; then break; fi
             grep -q "Unable to acquire the JMH lock" "$f.log" || break
             sleep 10
           done

@@ -24,14 +24,24 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code actors x messagesPerActor} messages (a million in every shape); the report turns the median round time
  * into messages per second. The report's runner warms the shape with 100K actors up for
  * {@link Shape#MANY_ACTORS_WARMUP_ITERATIONS} iterations (on JMH's own command line add {@code -wi 40} for it).
+ *
+ * <p>The fork's heap has one fixed size and is written in full before the first round ({@code -Xms2g -Xmx2g -Xmn1g
+ * -XX:+AlwaysPreTouch}). On the virtual machines we measure on, the first write to a page of fresh heap costs tens of
+ * microseconds; without these flags G1 keeps handing out never-touched regions while the rounds run (a round of 1M
+ * messages allocates some 30 MB), and a row measured how fast the machine maps memory, at a rate that changed with
+ * G1's sizing and the host's load: 4x slower and bimodal (BENCHMARKS.md, "Every heap page written before the first
+ * round"). {@code rounds.sh} passes the same flags to every jar it runs ({@link #FORK_FLAGS}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = ThroughputBenchmark.WARMUP_ITERATIONS, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx6g", "-XX:+UseG1GC"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-Xmn1g", "-XX:+AlwaysPreTouch", "-XX:+UseG1GC"})
 public class ThroughputBenchmark {
+
+    /** The fork's JVM flags, as {@code rounds.sh} passes them to every jar (a test keeps the two the same). */
+    public static final String FORK_FLAGS = "-Xms2g -Xmx2g -Xmn1g -XX:+AlwaysPreTouch -XX:+UseG1GC";
 
     /** Warm-up iterations of one second, for every shape but the many-actor one ({@link Shape#warmupIterations}). */
     public static final int WARMUP_ITERATIONS = 3;
