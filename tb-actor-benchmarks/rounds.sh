@@ -13,6 +13,8 @@
 #   SHAPES     actors x messages (default 1x1000000,10x100000,1000x1000,100000x10); PRODUCERS (default 1,2)
 #   OUT        where JMH's JSON and logs and results.tsv go (default /tmp/tb-rounds; results.tsv is appended to,
 #              so a run can be continued, and summarized again with SUMMARY_ONLY=1)
+#   WARMUP, ITERATIONS  JMH's warm-up and measurement iterations of 1 s per fork (default 3 and 5)
+#   MANY_ACTORS_WARMUP  warm-up iterations of the 100000x10 rows (default 40, Shape.MANY_ACTORS_WARMUP_ITERATIONS)
 #   JMH_ARGS   more JMH options for every fork
 #   FORK_FLAGS the JVM flags of every fork (default: ThroughputBenchmark.FORK_FLAGS, a fixed heap written in full
 #              before the first round). Passed explicitly so that a jar built from other sources (ORIG_JAR, BASE_JAR)
@@ -47,9 +49,9 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
   n=${#runtimes[@]}
   for r in $(seq 1 "$rounds"); do
     for shape in "${shape_list[@]}"; do
-      # the 100K-actor rows speed up while G1 grows its young generation: the report's runner warms them 40 s too
-      wi=()
-      [ "$shape" = "100000x10" ] && wi=(-wi 40)
+      # the 100K-actor rows speed up while G1 settles: the report's runner warms them 40 s too
+      wi=(-wi "${WARMUP:-3}" -i "${ITERATIONS:-5}")
+      [ "$shape" = "100000x10" ] && wi=(-wi "${MANY_ACTORS_WARMUP:-40}" -i "${ITERATIONS:-5}")
       for p in "${producer_list[@]}"; do
         for k in $(seq 0 $((n - 1))); do
           rt=${runtimes[$(((k + r) % n))]}
