@@ -62,7 +62,10 @@ final class AppProcess implements AutoCloseable {
 
     /**
      * Starts the application from the test class path with the JVM's default compilers, as it runs in production:
-     * for measurements.
+     * for measurements. Its heap has one size and is written in full at the start ({@code -Xms} = {@code -Xmx},
+     * {@code -XX:+AlwaysPreTouch}), as a server's is after its first minutes: the first write to a fresh page costs
+     * tens of microseconds on a virtual machine, which a run of a few minutes would otherwise measure (BENCHMARKS.md,
+     * "Every heap page written before the first round").
      *
      * @param databaseUrl the JDBC URL it stores into
      * @param maxHeap the JVM's {@code -Xmx}
@@ -71,8 +74,8 @@ final class AppProcess implements AutoCloseable {
      * @throws IOException when the process cannot start
      */
     static AppProcess startForMeasurement(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
-        return launch(List.of("-Xmx" + maxHeap, "-cp", System.getProperty("java.class.path"),
-                SampleIotApplication.class.getName()), freePort(), databaseUrl, extraArgs);
+        return launch(List.of("-Xms" + maxHeap, "-Xmx" + maxHeap, "-XX:+AlwaysPreTouch", "-cp",
+                System.getProperty("java.class.path"), SampleIotApplication.class.getName()), freePort(), databaseUrl, extraArgs);
     }
 
     /**
