@@ -117,7 +117,8 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
         }
         UUID sessionId = session.sessionId();
         if (subscribe) {
-            sessions.computeIfAbsent(sessionId, id -> new LocalSession(tenantId, deviceId, session, ConcurrentHashMap.newKeySet())).topics().add(topic);
+            sessions.computeIfAbsent(sessionId, id -> new LocalSession(tenantId, deviceId, session, ConcurrentHashMap.newKeySet()))
+                    .topics().add(topic);
         } else {
             sessions.computeIfPresent(sessionId, (id, local) -> {
                 local.topics().remove(topic);

@@ -55,7 +55,8 @@ class ClusterRpcEndToEndTest extends KafkaClusterTest {
                     assertThat(JSON.readTree(onB.next(MESSAGE_WAIT).payload()).get("method").stringValue()).isEqualTo("setLed");
 
                     // not answered: ThingsBoard's 504, as on one node
-                    ApiClient.Response timedOut = viaA.post("/api/rpc/twoway/" + device.id(), "{\"method\": \"reboot\", \"timeout\": 1000}");
+                    ApiClient.Response timedOut = viaA.post("/api/rpc/twoway/" + device.id(),
+                            "{\"method\": \"reboot\", \"timeout\": 1000}");
                     assertThat(timedOut.status()).as(timedOut.body()).isEqualTo(504);
                     assertThat(timedOut.json().get("detail").stringValue()).contains("did not answer within 1000 ms");
                     assertThat(JSON.readTree(onB.next(MESSAGE_WAIT).payload()).get("method").stringValue()).isEqualTo("reboot");
@@ -103,13 +104,20 @@ class ClusterRpcEndToEndTest extends KafkaClusterTest {
                         + "\"timeout\": 60000}").json().get("rpcId").stringValue();
                 assertThat(onA.next(MESSAGE_WAIT)).as("the persistent request on A").isNotNull();
                 await().atMost(WAIT).until(() -> status(viaA, sentRpcId), "SENT"::equals);
+                // and a two-way request held by owner B, which the device on A takes and does not answer
+                CompletableFuture<ApiClient.Response> waitingOnOwner = CompletableFuture.supplyAsync(() -> viaA.post(
+                        "/api/rpc/twoway/" + ownerB.id(), "{\"method\": \"slow\", \"timeout\": 8000}"));
+                assertThat(onA.next(MESSAGE_WAIT)).as("the request held by B, on A").isNotNull();
 
                 b.close();
 
-                // the call whose session went away ends by its own timeout at the latest (plus the reply path's margin)
-                ApiClient.Response ended = waiting.get(30, TimeUnit.SECONDS);
-                assertThat(ended.status()).as(ended.body()).isIn(503, 504);
-                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8 + 10));
+                // the calls whose session or owner went away end by their own timeout at the latest (plus the reply
+                // path's margin): 504, or 503 saying the owner stopped
+                for (CompletableFuture<ApiClient.Response> call : List.of(waiting, waitingOnOwner)) {
+                    ApiClient.Response ended = call.get(30, TimeUnit.SECONDS);
+                    assertThat(ended.status()).as(ended.body()).isIn(503, 504);
+                }
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8 + 5 + 10));
 
                 // the persistent request stayed SENT through the owner's stop; A owns the device now and sends it again
                 await().atMost(WAIT).until(() -> owned(a).size() == PARTITIONS);

@@ -15,5 +15,6 @@ import io.tbactors.api.TbActorMsg;
  * @param method an RPC request's method; null for an attribute update
  * @param body the request's parameters, or the changed attributes, JSON text
  */
-public record ToRemoteSessionMsg(UUID tenantId, UUID sessionId, UUID deviceId, int requestId, String method, String body) implements TbActorMsg {
+public record ToRemoteSessionMsg(UUID tenantId, UUID sessionId, UUID deviceId, int requestId, String method, String body)
+        implements TbActorMsg {
 }
