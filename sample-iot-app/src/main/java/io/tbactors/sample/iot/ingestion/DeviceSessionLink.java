@@ -56,14 +56,15 @@ public class DeviceSessionLink {
      * @return false when the actors are not running: the answer was not taken
      */
     public boolean rpcResponse(Device device, int requestId, String response) {
-        return tell(new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response));
+        FromDeviceRpcResponseMsg answer = new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response);
+        if (cluster != null) {
+            cluster.tellOwner(answer);
+            return true;
+        }
+        return tell(answer);
     }
 
     private boolean tell(TbActorMsg msg) {
-        if (cluster != null && msg instanceof FromDeviceRpcResponseMsg response) {
-            cluster.tellOwner(response);
-            return true;
-        }
         try {
             actorSystemContext.tell(msg);
             return true;
