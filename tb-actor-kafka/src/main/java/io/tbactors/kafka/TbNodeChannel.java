@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Messages between the nodes of the application rather than to an entity: a broadcast reaches every node's
- * {@link TbBroadcastListener} beans, this node's included. Use it for what every node must hear (a rule chain
+ * {@link TbBroadcastListener} beans, this node's included; {@link #send} reaches one node's. Use it for what every node must hear (a rule chain
  * changed, a device was deleted, a cache entry is stale). To reach an entity's owner and hear when it is done, use
  * {@link TbClusterRouter#request}.
  *
