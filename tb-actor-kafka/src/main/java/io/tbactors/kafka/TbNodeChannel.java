@@ -5,9 +5,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Messages between the nodes of the application rather than to an entity: a broadcast reaches every node's
- * {@link TbBroadcastListener} beans, this node's included; {@link #send} reaches one node's. Use it for what every node must hear (a rule chain
- * changed, a device was deleted, a cache entry is stale). To reach an entity's owner and hear when it is done, use
- * {@link TbClusterRouter#request}.
+ * {@link TbBroadcastListener} beans, this node's included; {@link #send} reaches one node's. Broadcast what every node
+ * must hear (a rule chain changed, a device was deleted, a cache entry is stale). To reach an entity's owner and hear
+ * when it is done, use {@link TbClusterRouter#request}.
  *
  * <p>With clustering off the broadcast goes to this node's listeners only; with it on, also to the inbox topic of every
  * other member of the consumer group (see the module's README).
