@@ -6,8 +6,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.tbactors.api.TbActorMsg;
@@ -68,7 +68,7 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
     private final Duration refresh;
     private final Map<UUID, LocalSession> sessions = new ConcurrentHashMap<>();
     private final Map<UUID, CompletableFuture<RpcOutcome>> waiting = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    private final ScheduledThreadPoolExecutor sender = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "sample-cluster-sessions");
         thread.setDaemon(true);
         return thread;
@@ -97,6 +97,7 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
         this.stats = stats;
         this.jsonMapper = jsonMapper;
         this.refresh = properties.getRpc().getSessionRefresh();
+        sender.setRemoveOnCancelPolicy(true);
     }
 
     // ---- this node's sessions and callers -------------------------------------------------------------------------
@@ -146,9 +147,8 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
         CompletableFuture<RpcOutcome> outcome = msg.outcome();
         if (!msg.persistent()) {
             waiting.put(msg.rpcId(), outcome);
-            outcome.whenComplete((ended, error) -> waiting.remove(msg.rpcId(), outcome));
             long wait = msg.timeoutMs() + OUTCOME_MARGIN_MS;
-            sender.schedule(() -> {
+            ScheduledFuture<?> backstop = sender.schedule(() -> {
                 if (waiting.remove(msg.rpcId(), outcome) && outcome.complete(RpcOutcome.timeout("no outcome came back from the "
                         + "node that owns device " + msg.deviceId() + " within " + wait + " ms (the request's timeout and "
                         + OUTCOME_MARGIN_MS + " ms): that node may have stopped, or the request is still on its way"))) {
@@ -157,6 +157,11 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
                             + "timed out", msg.rpcId(), msg.deviceId(), wait);
                 }
             }, wait, TimeUnit.MILLISECONDS);
+            outcome.whenComplete((ended, error) -> {
+                waiting.remove(msg.rpcId(), outcome);
+                // a request may wait up to sample.rpc.max-timeout: its timer leaves the queue when it ends first
+                backstop.cancel(false);
+            });
         }
         CompletableFuture<Void> sent;
         try {
