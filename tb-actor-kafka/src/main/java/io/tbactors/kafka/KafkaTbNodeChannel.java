@@ -53,7 +53,7 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
     /** Phase: after the actors ({@code TbActorsLifecycle.PHASE}), before the member joins. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
 
-    /** Record header of the node-to-node channel: {@code broadcast} or {@code reply}. */
+    /** Record header of the node-to-node channel: {@code broadcast}, {@code direct} or {@code reply}. */
     public static final String KIND_HEADER = "tb-node-kind";
 
     /** Record header of a request and its answer: the request's id. */
@@ -73,6 +73,7 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
 
     private static final String BROADCAST = "broadcast";
     private static final String REPLY = "reply";
+    private static final String DIRECT = "direct";
     private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
     /** Inbox records only matter while someone waits for them. */
     private static final String INBOX_RETENTION_MS = String.valueOf(Duration.ofHours(1).toMillis());
@@ -93,6 +94,8 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
     private final Map<String, PendingRequest> pending = new ConcurrentHashMap<>();
     private final LongAdder broadcastsSent = new LongAdder();
     private final LongAdder broadcastsReceived = new LongAdder();
+    private final LongAdder directSent = new LongAdder();
+    private final LongAdder directReceived = new LongAdder();
     private final LongAdder requestsSent = new LongAdder();
     private final LongAdder repliesTimedOut = new LongAdder();
     private final LongAdder repliesSent = new LongAdder();
@@ -235,17 +238,17 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
         String kind = header(record.headers(), KIND_HEADER);
         if (REPLY.equals(kind)) {
             answered(record.headers());
-        } else if (BROADCAST.equals(kind)) {
+        } else if (BROADCAST.equals(kind) || DIRECT.equals(kind)) {
             String type = header(record.headers(), KafkaClusterMember.TYPE_HEADER);
             TbActorMsg msg;
             try {
                 msg = codec.decode(type, record.value());
             } catch (RuntimeException e) {
-                log.warn("[{}] Skipped broadcast {}@{} from node '{}' that could not be decoded: {}", nodeId, inboxTopic, record.offset(),
+                log.warn("[{}] Skipped {} {}@{} from node '{}' that could not be decoded: {}", nodeId, kind, inboxTopic, record.offset(),
                         header(record.headers(), FROM_HEADER), e.toString());
                 return;
             }
-            broadcastsReceived.increment();
+            (DIRECT.equals(kind) ? directReceived : broadcastsReceived).increment();
             listeners.deliver(msg);
         } else {
             log.warn("[{}] Skipped record {}@{} of unknown kind '{}'", nodeId, inboxTopic, record.offset(), kind);
@@ -379,6 +382,33 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
         });
     }
 
+    @Override
+    public CompletableFuture<Void> send(String node, TbActorMsg msg) {
+        if (msg == null) {
+            throw new IllegalArgumentException("msg must not be null");
+        }
+        if (node == null || node.isBlank()) {
+            throw new IllegalArgumentException("nodeId must name a node");
+        }
+        TbEncodedMsg encoded = codec.encode(msg);
+        directSent.increment();
+        if (nodeId.equals(node)) {
+            listeners.deliver(msg);
+            return CompletableFuture.completedFuture(null);
+        }
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(properties.inboxTopicOf(node), 0, null, encoded.payload());
+        record.headers().add(KIND_HEADER, bytes(DIRECT))
+                .add(KafkaClusterMember.TYPE_HEADER, bytes(encoded.type()))
+                .add(FROM_HEADER, bytes(nodeId));
+        return send(record).handle((ok, error) -> {
+            if (error != null) {
+                throw new IllegalStateException("The " + encoded.type() + " for node '" + node + "' was not written to its inbox: "
+                        + error.getMessage(), error);
+            }
+            return null;
+        });
+    }
+
     private CompletableFuture<?> send(ProducerRecord<String, byte[]> record) {
         try {
             return template.send(record);
@@ -499,6 +529,16 @@ public class KafkaTbNodeChannel implements TbNodeChannel, SmartLifecycle {
 
     private static byte[] bytes(String text) {
         return String.valueOf(text).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** @return messages this node sent to one node ({@link #send(String, TbActorMsg)}), itself included */
+    public long getDirectSentCount() {
+        return directSent.sum();
+    }
+
+    /** @return messages other nodes sent to this one alone */
+    public long getDirectReceivedCount() {
+        return directReceived.sum();
     }
 
     /** @return broadcasts this node sent */

@@ -26,4 +26,17 @@ public class LocalTbNodeChannel implements TbNodeChannel {
         listeners.deliver(msg);
         return CompletableFuture.completedFuture(null);
     }
+
+    @Override
+    public CompletableFuture<Void> send(String nodeId, TbActorMsg msg) {
+        if (msg == null) {
+            throw new IllegalArgumentException("msg must not be null");
+        }
+        if (!getNodeId().equals(nodeId)) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("No node '" + nodeId
+                    + "': clustering is off (tb.actors.cluster.enabled=false), the only node is '" + getNodeId() + "'"));
+        }
+        listeners.deliver(msg);
+        return CompletableFuture.completedFuture(null);
+    }
 }

@@ -434,6 +434,12 @@ class TbClusterAutoConfigurationTests {
             assertThat(heard).containsExactly(msg);
             assertThat(channel.getNodeId()).isEqualTo("local");
             assertThatThrownBy(() -> channel.broadcast(null)).isInstanceOf(IllegalArgumentException.class);
+
+            io.tbactors.api.TbActorMsg direct = new io.tbactors.api.TbActorMsg() { };
+            assertThat(channel.send("local", direct)).isCompleted();
+            assertThat(heard).containsExactly(msg, direct);
+            assertThat(channel.send("node-b", direct)).isCompletedExceptionally();
+            assertThat(heard).hasSize(2);
         });
     }
 

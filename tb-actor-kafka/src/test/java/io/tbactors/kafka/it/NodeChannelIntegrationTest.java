@@ -185,4 +185,22 @@ class NodeChannelIntegrationTest {
         assertThat(channel.getNodeId()).isEqualTo("channel-A");
         assertThat(b.context().getBean(KafkaTbNodeChannel.class).getInboxTopic()).isEqualTo("channel.node.channel-B");
     }
+
+    @Test
+    void aMessageSentToOneNodeReachesThatNodesListenersOnly() throws Exception {
+        Reading forB = new Reading(4343);
+        Reading forA = new Reading(4344);
+        KafkaTbNodeChannel channel = a.context().getBean(KafkaTbNodeChannel.class);
+
+        channel.send("channel-B", forB).get(30, TimeUnit.SECONDS);
+        channel.send("channel-A", forA).get(30, TimeUnit.SECONDS);
+
+        await().atMost(WAIT).until(() -> store.heardOn("B").contains(forB));
+        assertThat(store.heardOn("A")).as("this node's own, at once").contains(forA);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(store.heardOn("A")).doesNotContain(forB);
+            assertThat(store.heardOn("B")).doesNotContain(forA).filteredOn(forB::equals).hasSize(1);
+        });
+        assertThat(b.context().getBean(KafkaTbNodeChannel.class).getDirectReceivedCount()).isGreaterThanOrEqualTo(1);
+    }
 }

@@ -10,6 +10,12 @@ import io.tbactors.kafka.TbEntityMsg;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.sample.iot.actors.msg.TenantAwareMsg;
 import io.tbactors.sample.iot.actors.msg.ClusterDeviceData;
+import io.tbactors.sample.iot.actors.msg.ClusterRpcRequest;
+import io.tbactors.sample.iot.actors.msg.ClusterSessionSubscribe;
+import io.tbactors.sample.iot.actors.msg.DeviceAwareMsg;
+import io.tbactors.sample.iot.actors.msg.RemoteSessions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
  * The root actor: routes each message to its tenant's actor, creating it on first use.
@@ -27,7 +33,11 @@ public class AppActor extends AbstractTbActor {
     public boolean process(TbActorMsg msg) {
         if (msg instanceof TbEntityMsg entityMsg) {
             // the cluster profile: a device message that reached the device's owner node
-            return entityMsg.discardIfObsolete() || process(ClusterDeviceData.unwrap(entityMsg));
+            if (entityMsg.discardIfObsolete()) {
+                return true;
+            }
+            return entityMsg.getPayload() instanceof ClusterDeviceData ? process(ClusterDeviceData.unwrap(entityMsg))
+                    : processDeviceCommand(entityMsg);
         }
         if (msg instanceof TbPartitionChangeMsg change) {
             ctx.broadcastToChildren(change, true);
@@ -52,5 +62,39 @@ public class AppActor extends AbstractTbActor {
             return true;
         }
         return false;
+    }
+
+    /**
+     * A command to a device (an RPC request, a session's subscription or answer, changed shared attributes) that
+     * reached its owner node. Its record is done once the device's actor has it: a request's end is its outcome, which
+     * goes back to the caller's node.
+     */
+    private boolean processDeviceCommand(TbEntityMsg entityMsg) {
+        TbActorMsg payload = entityMsg.getPayload();
+        RemoteSessions sessions = services.getRemoteSessions();
+        TbActorMsg local;
+        if (sessions == null) {
+            entityMsg.onFailure(new IllegalStateException("A device command reached a node without the cluster profile"));
+            return true;
+        } else if (payload instanceof ClusterRpcRequest request) {
+            local = request.toLocal(params(request.params()), sessions);
+        } else if (payload instanceof ClusterSessionSubscribe subscription) {
+            local = subscription.toLocal(sessions);
+        } else if (payload instanceof DeviceAwareMsg deviceMsg) {
+            local = deviceMsg;
+        } else {
+            entityMsg.onFailure(new IllegalArgumentException("Not a device message: " + payload.getClass().getName()));
+            return true;
+        }
+        entityMsg.onProcessed();
+        return local == null || process(local);
+    }
+
+    private JsonNode params(String text) {
+        try {
+            return services.getJsonMapper().readTree(text);
+        } catch (RuntimeException unreadable) {
+            return JsonNodeFactory.instance.textNode(text);
+        }
     }
 }

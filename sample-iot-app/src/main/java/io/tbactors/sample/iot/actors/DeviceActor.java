@@ -107,7 +107,8 @@ public class DeviceActor extends AbstractTbActor {
     public void destroy(TbActorStopReason reason, Throwable cause) {
         if (rpcs != null) {
             rpcs.failAll(stopReason != null ? stopReason : reason == TbActorStopReason.RESTARTED
-                    ? "the device's actor restarted after a failure" : "the node is stopping (" + reason + ")",
+                    ? "the device's actor restarted after a failure" : "the node is stopping, or (cluster profile) the "
+                    + "device's partition moved to another node (" + reason + "); send it again",
                     stopReason == null);
         }
     }

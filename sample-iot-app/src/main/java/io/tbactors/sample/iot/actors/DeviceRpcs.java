@@ -65,6 +65,12 @@ final class DeviceRpcs {
     }
 
     void onRequest(ToDeviceRpcMsg msg) {
+        if (msg.persistent() && isPending(msg.rpcId())) {
+            // a persistent request restored from the table when this actor started, and its message arriving after
+            // (or a record delivered again in the cluster profile): it is the same request, sent once
+            log.debug("Device {}: persistent RPC request {} is already waiting; the copy is ignored", deviceId, msg.rpcId());
+            return;
+        }
         if (pending.size() >= maxPending) {
             end(msg, RpcOutcome.refused("device " + deviceId + " already has " + pending.size() + " RPC request(s) waiting "
                     + "for a session or an answer, the most it keeps (sample.rpc.max-pending-per-device); send it again later"));
@@ -175,9 +181,22 @@ final class DeviceRpcs {
         return subscribed.size();
     }
 
+    private boolean isPending(UUID rpcId) {
+        for (Pending request : pending.values()) {
+            if (request.msg.rpcId().equals(rpcId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean send(Pending request) {
-        for (DeviceSession session : subscribed.values()) {
-            request.sendTo(session);
+        Iterator<DeviceSession> sessions = subscribed.values().iterator();
+        while (sessions.hasNext()) {
+            if (!request.sendToSession(sessions.next())) {
+                // gone (closed, or a session on another node that was not refreshed in time): forget it
+                sessions.remove();
+            }
         }
         return request.sent;
     }
@@ -203,13 +222,22 @@ final class DeviceRpcs {
         }
 
         private boolean sendTo(DeviceSession session) {
-            if (session.sendRpcRequest(requestId, msg.method(), msg.params()) && !sent) {
+            sendToSession(session);
+            return sent;
+        }
+
+        /** @return whether this session took it */
+        private boolean sendToSession(DeviceSession session) {
+            if (!session.sendRpcRequest(requestId, msg.method(), msg.params())) {
+                return false;
+            }
+            if (!sent) {
                 sent = true;
                 if (msg.persistent() && !msg.oneway()) {
                     states.changed(msg, RpcStatus.SENT, null);
                 }
             }
-            return sent;
+            return true;
         }
     }
 }

@@ -6,7 +6,10 @@ import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.storage.RpcDao;
+import io.tbactors.sample.iot.actors.msg.RemoteSessions;
+import lombok.AccessLevel;
 import lombok.Getter;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,6 +28,8 @@ public class IotActorServices {
     private final SampleProperties.Rpc rpcSettings;
     private final RpcDao rpcDao;
     private final JsonMapper jsonMapper;
+    @Getter(AccessLevel.NONE)
+    private final ObjectProvider<RemoteSessions> remoteSessions;
 
     /**
      * @param deviceService finds devices
@@ -34,9 +39,11 @@ public class IotActorServices {
      * @param properties whose {@code sample.rpc.*} the device actors use
      * @param rpcDao the persistent RPC requests
      * @param jsonMapper reads stored RPC parameters
+     * @param remoteSessions with the {@code cluster} profile, the sessions and callers on other nodes
      */
     public IotActorServices(DeviceService deviceService, RuleChainService ruleChainService, RuleEngineContext ruleEngine,
-                            IotStats stats, SampleProperties properties, RpcDao rpcDao, JsonMapper jsonMapper) {
+                            IotStats stats, SampleProperties properties, RpcDao rpcDao, JsonMapper jsonMapper,
+                            ObjectProvider<RemoteSessions> remoteSessions) {
         this.deviceService = deviceService;
         this.ruleChainService = ruleChainService;
         this.ruleEngine = ruleEngine;
@@ -44,5 +51,11 @@ public class IotActorServices {
         this.rpcSettings = properties.getRpc();
         this.rpcDao = rpcDao;
         this.jsonMapper = jsonMapper;
+        this.remoteSessions = remoteSessions;
+    }
+
+    /** @return with the {@code cluster} profile, the sessions and callers on other nodes; else null */
+    public RemoteSessions getRemoteSessions() {
+        return remoteSessions.getIfAvailable();
     }
 }

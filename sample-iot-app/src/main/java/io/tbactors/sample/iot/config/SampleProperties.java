@@ -318,5 +318,13 @@ public class SampleProperties {
          */
         @Min(1)
         private int maxPendingPerDevice = 100;
+
+        /**
+         * Cluster profile: how often a node tells the devices' owner nodes again which of its sessions subscribe to RPC
+         * and attribute updates; an owner forgets a session of another node not heard of for three of these (that node
+         * may have gone away).
+         */
+        @NotNull
+        private Duration sessionRefresh = Duration.ofSeconds(5);
     }
 }

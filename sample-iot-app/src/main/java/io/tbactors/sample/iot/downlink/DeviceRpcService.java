@@ -8,11 +8,13 @@ import java.util.concurrent.CompletableFuture;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
+import io.tbactors.sample.iot.cluster.ClusterDeviceSessions;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.storage.RpcDao;
 import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.spring.ActorSystemContext;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 import tools.jackson.databind.JsonNode;
@@ -28,6 +30,7 @@ public class DeviceRpcService {
     private final ActorSystemContext actorSystemContext;
     private final SampleProperties.Rpc settings;
     private final RpcDao rpcDao;
+    private ClusterDeviceSessions cluster;
 
     /**
      * @param actorSystemContext takes the requests to the device actors
@@ -38,6 +41,12 @@ public class DeviceRpcService {
         this.actorSystemContext = actorSystemContext;
         this.settings = properties.getRpc();
         this.rpcDao = rpcDao;
+    }
+
+    /** @param cluster with the {@code cluster} profile, takes the requests to the device's owner node */
+    @Autowired(required = false)
+    void setCluster(ClusterDeviceSessions cluster) {
+        this.cluster = cluster;
     }
 
     /**
@@ -101,9 +110,14 @@ public class DeviceRpcService {
                     request.method(), params.toString(), timeoutMs, RpcStatus.QUEUED.name(), null, null));
         }
         CompletableFuture<RpcOutcome> outcome = new CompletableFuture<>();
+        ToDeviceRpcMsg msg = new ToDeviceRpcMsg(device.tenantId(), device.id(), rpcId, oneway, request.method(), params, timeoutMs,
+                persistent, expirationTime, outcome);
+        if (cluster != null) {
+            cluster.request(msg);
+            return new Sent(rpcId, outcome);
+        }
         try {
-            actorSystemContext.tell(new ToDeviceRpcMsg(device.tenantId(), device.id(), rpcId, oneway,
-                    request.method(), params, timeoutMs, persistent, expirationTime, outcome));
+            actorSystemContext.tell(msg);
         } catch (IllegalStateException notRunning) {
             if (persistent) {
                 // stored: its device's actor restores it when it starts

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.tbactors.sample.iot.actors.msg.SharedAttributesUpdatedMsg;
+import io.tbactors.sample.iot.cluster.ClusterDeviceSessions;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.device.DeviceService;
 import io.tbactors.sample.iot.storage.KvCodec;
@@ -15,6 +16,7 @@ import io.tbactors.sample.iot.web.ApiException;
 import io.tbactors.spring.ActorSystemContext;
 import lombok.RequiredArgsConstructor;
 import lombok.extern.slf4j.Slf4j;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -44,7 +46,14 @@ public class SharedAttributesController {
     private final DeviceService deviceService;
     private final SharedAttributesDao dao;
     private final ActorSystemContext actorSystemContext;
+    private ClusterDeviceSessions cluster;
     private final JsonMapper jsonMapper;
+
+    /** @param cluster with the {@code cluster} profile, takes the change to the device's owner node */
+    @Autowired(required = false)
+    void setCluster(ClusterDeviceSessions cluster) {
+        this.cluster = cluster;
+    }
 
     /**
      * A stored attribute as ThingsBoard lists it.
@@ -82,8 +91,13 @@ public class SharedAttributesController {
             values.put(entry.getKey(), KvCodec.normalize(jsonMapper.treeToValue(entry.getValue(), Object.class)));
         }
         dao.save(device.id(), System.currentTimeMillis(), values);
+        SharedAttributesUpdatedMsg updated = new SharedAttributesUpdatedMsg(device.tenantId(), device.id(), body);
+        if (cluster != null) {
+            cluster.tellOwner(updated);
+            return ResponseEntity.ok().build();
+        }
         try {
-            actorSystemContext.tell(new SharedAttributesUpdatedMsg(device.tenantId(), device.id(), body));
+            actorSystemContext.tell(updated);
         } catch (IllegalStateException notRunning) {
             // stored: a device asks for its attributes when it connects, as ThingsBoard's SDKs do
             log.warn("Shared attributes of device {} stored but not pushed to its sessions: the actors are not running",

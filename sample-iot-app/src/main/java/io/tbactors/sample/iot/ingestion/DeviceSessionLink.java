@@ -4,9 +4,11 @@ import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.cluster.ClusterDeviceSessions;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.spring.ActorSystemContext;
 import lombok.extern.slf4j.Slf4j;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,10 +21,17 @@ import org.springframework.stereotype.Component;
 public class DeviceSessionLink {
 
     private final ActorSystemContext actorSystemContext;
+    private ClusterDeviceSessions cluster;
 
     /** @param actorSystemContext takes the messages to the root actor */
     public DeviceSessionLink(ActorSystemContext actorSystemContext) {
         this.actorSystemContext = actorSystemContext;
+    }
+
+    /** @param cluster with the {@code cluster} profile, takes the messages to the device's owner node */
+    @Autowired(required = false)
+    void setCluster(ClusterDeviceSessions cluster) {
+        this.cluster = cluster;
     }
 
     /**
@@ -33,6 +42,10 @@ public class DeviceSessionLink {
      * @return false when the actors are not running (starting or stopping): nothing was told
      */
     public boolean subscribe(Device device, DeviceSession session, SessionSubscribeMsg.Topic topic, boolean subscribe) {
+        if (cluster != null) {
+            cluster.subscribe(device.tenantId(), device.id(), session, topic, subscribe);
+            return true;
+        }
         return tell(new SessionSubscribeMsg(device.tenantId(), device.id(), session, topic, subscribe));
     }
 
@@ -43,7 +56,12 @@ public class DeviceSessionLink {
      * @return false when the actors are not running: the answer was not taken
      */
     public boolean rpcResponse(Device device, int requestId, String response) {
-        return tell(new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response));
+        FromDeviceRpcResponseMsg answer = new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response);
+        if (cluster != null) {
+            cluster.tellOwner(answer);
+            return true;
+        }
+        return tell(answer);
     }
 
     private boolean tell(TbActorMsg msg) {

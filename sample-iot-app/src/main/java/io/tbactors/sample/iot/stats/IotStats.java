@@ -34,6 +34,11 @@ public class IotStats implements MeterBinder, RuleEngineListener {
     private final LongAdder nodeFailures = new LongAdder();
     private final Map<String, LongAdder> rpcOutcomes = new ConcurrentHashMap<>();
     private final LongAdder rpcLateResponses = new LongAdder();
+    private final Map<String, LongAdder> rpcClusterFailures = new ConcurrentHashMap<>();
+
+    /** What can fail on a command's way between nodes (the {@code cluster} profile), as counted by {@link #rpcClusterFailure}. */
+    public static final List<String> RPC_CLUSTER_FAILURES = List.of("not-sent", "push-failed", "session-gone",
+            "outcome-not-returned", "no-outcome");
     private final LongAdder lostSinceReport = new LongAdder();
     private final AtomicLong lastLostReportNanos = new AtomicLong(System.nanoTime() - LOST_REPORT_INTERVAL_NANOS);
 
@@ -95,6 +100,28 @@ public class IotStats implements MeterBinder, RuleEngineListener {
     /** A device answered an RPC request that no longer waited (it had timed out): the answer was dropped. */
     public void rpcLateResponse() {
         rpcLateResponses.increment();
+    }
+
+    /**
+     * Something failed on a command's way between nodes (the {@code cluster} profile); the caller logged it.
+     *
+     * @param kind one of {@link #RPC_CLUSTER_FAILURES}: the request or a subscription was not taken by the cluster
+     *     ({@code not-sent}); a push to the node holding the session was not written ({@code push-failed}); a push
+     *     reached that node after the session closed ({@code session-gone}); the outcome could not be sent back to the
+     *     caller's node ({@code outcome-not-returned}); the caller's node heard no outcome within the request's timeout
+     *     and its margin ({@code no-outcome})
+     */
+    public void rpcClusterFailure(String kind) {
+        rpcClusterFailures.computeIfAbsent(kind, key -> new LongAdder()).increment();
+    }
+
+    /**
+     * @param kind see {@link #rpcClusterFailure}
+     * @return how many failed so
+     */
+    public long getRpcClusterFailures(String kind) {
+        LongAdder count = rpcClusterFailures.get(kind);
+        return count == null ? 0 : count.sum();
     }
 
     /**
@@ -172,6 +199,10 @@ public class IotStats implements MeterBinder, RuleEngineListener {
         for (String status : List.of("SUCCESSFUL", "DELIVERED", "TIMEOUT", "FAILED", "REFUSED")) {
             counter(registry, "sample.iot.rpc.requests", "status", status.toLowerCase(Locale.ROOT),
                     rpcOutcomes.computeIfAbsent(status, key -> new LongAdder()), "Server-side RPC requests by outcome");
+        }
+        for (String kind : RPC_CLUSTER_FAILURES) {
+            counter(registry, "sample.iot.rpc.cluster.failures", "kind", kind, rpcClusterFailures.computeIfAbsent(kind,
+                    key -> new LongAdder()), "Commands to devices that failed on their way between nodes (cluster profile)");
         }
         FunctionCounter.builder("sample.iot.rpc.late.responses", rpcLateResponses, LongAdder::sum)
                 .description("Device RPC answers dropped because their request had timed out").register(registry);

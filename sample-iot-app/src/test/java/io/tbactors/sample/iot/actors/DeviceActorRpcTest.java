@@ -35,6 +35,8 @@ import io.tbactors.sample.iot.rule.RuleChainService;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.storage.RpcDao;
 import io.tbactors.testkit.TbTestActorSystem;
+import io.tbactors.sample.iot.actors.msg.RemoteSessions;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +70,8 @@ class DeviceActorRpcTest {
         properties.getRpc().setMaxPendingPerDevice(2);
         when(rpcDao.findActive(DEVICE)).thenReturn(stored);
         IotActorServices services = new IotActorServices(deviceService, mock(RuleChainService.class),
-                mock(RuleEngineContext.class), stats, properties, rpcDao, JsonMapper.builder().build());
+                mock(RuleEngineContext.class), stats, properties, rpcDao, JsonMapper.builder().build(),
+                new StaticListableBeanFactory().getBeanProvider(RemoteSessions.class));
         if (system == null) {
             system = TbTestActorSystem.manual();
         }
@@ -244,6 +247,42 @@ class DeviceActorRpcTest {
         verify(rpcDao).updateLater(id, "SENT", null, null);
     }
 
+    @Test
+    void aPersistentRequestRestoredFromTheTableAndItsMessageArrivingAfterIsSentOnce() {
+        // the actor starts (and restores the stored row) before the request's own message reaches it, as when the
+        // message was what created the actor, or a cluster record was delivered again
+        system.system().stop(actor);
+        system.runUntilIdle();
+        UUID id = UUID.randomUUID();
+        stored.add(new RpcDao.StoredRpc(id, TENANT, DEVICE, 0L, System.currentTimeMillis() + 600_000, false, "setMode",
+                "{}", TIMEOUT_MS, "QUEUED", null, null));
+        startDeviceActor();
+        actor.tell(new ToDeviceRpcMsg(TENANT, DEVICE, id, false, "setMode", JsonNodeFactory.instance.objectNode(),
+                TIMEOUT_MS, true, System.currentTimeMillis() + 600_000, new CompletableFuture<>()));
+        subscribe();
+        system.runUntilIdle();
+
+        assertThat(session.requests).containsExactly("1:setMode");
+    }
+
+    @Test
+    void aSessionThatSaysItIsGoneIsForgottenAndTheNextRequestWaitsForAnotherOne() {
+        RecordingSession gone = new RecordingSession();
+        gone.open = false;
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, gone, SessionSubscribeMsg.Topic.RPC, true));
+        CompletableFuture<RpcOutcome> first = request(true);
+        CompletableFuture<RpcOutcome> second = request(true);
+        system.runUntilIdle();
+        assertThat(gone.attempts).as("asked once, then forgotten").isEqualTo(1);
+        assertThat(first).isNotDone();
+
+        subscribe();
+        system.runUntilIdle();
+        assertThat(first).isCompletedWithValueMatching(outcome -> outcome.status() == RpcStatus.DELIVERED);
+        assertThat(second).isCompletedWithValueMatching(outcome -> outcome.status() == RpcStatus.DELIVERED);
+        assertThat(gone.attempts).isEqualTo(1);
+    }
+
     private void subscribe() {
         actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, true));
     }
@@ -266,6 +305,8 @@ class DeviceActorRpcTest {
         private final UUID id = UUID.randomUUID();
         private final List<String> requests = new ArrayList<>();
         private final List<String> attributeUpdates = new ArrayList<>();
+        private boolean open = true;
+        private int attempts;
 
         @Override
         public UUID sessionId() {
@@ -274,6 +315,10 @@ class DeviceActorRpcTest {
 
         @Override
         public boolean sendRpcRequest(int requestId, String method, JsonNode params) {
+            attempts++;
+            if (!open) {
+                return false;
+            }
             requests.add(requestId + ":" + method);
             return true;
         }

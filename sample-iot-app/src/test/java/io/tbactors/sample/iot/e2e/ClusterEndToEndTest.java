@@ -29,7 +29,7 @@ class ClusterEndToEndTest extends KafkaClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    private static ConfigurableApplicationContext startNode(String database, String topic) {
+    static ConfigurableApplicationContext startNode(String database, String topic) {
         return new SpringApplicationBuilder(SampleIotApplication.class)
                 .profiles("test", "cluster")
                 .run("--spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
@@ -40,12 +40,12 @@ class ClusterEndToEndTest extends KafkaClusterTest {
                         "--tb.actors.cluster.partitions=" + PARTITIONS);
     }
 
-    private static ApiClient api(ConfigurableApplicationContext node) {
+    static ApiClient api(ConfigurableApplicationContext node) {
         return new ApiClient(Integer.parseInt(node.getEnvironment().getProperty("local.server.port")));
     }
 
     /** Two nodes on one fresh database and topic, once they have split the partitions; closed in reverse order. */
-    private record TwoNodes(ConfigurableApplicationContext a, ConfigurableApplicationContext b) implements AutoCloseable {
+    record TwoNodes(ConfigurableApplicationContext a, ConfigurableApplicationContext b) implements AutoCloseable {
 
         static TwoNodes start(String name) {
             String database = "jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
