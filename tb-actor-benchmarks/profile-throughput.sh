@@ -41,8 +41,14 @@ for _ in $(seq 1 60); do
   sleep 0.5
 done
 [ -n "$pid" ] || { echo "the benchmark's forked JVM did not start; see $log" >&2; kill "$jmh" 2>/dev/null; exit 1; }
-echo "sampling the benchmark's JVM (pid $pid) for 6 s after its $warmup warm-up iterations"
-sleep $((warmup + 5))
+# the fork writes its whole heap first (-XX:+AlwaysPreTouch, seconds on a VM), then warms up: sample once the first
+# measurement iteration has begun
+for _ in $(seq 1 600); do
+  grep -q '^Iteration   1' "$log" && break
+  kill -0 "$jmh" 2>/dev/null || { echo "the benchmark ended before measuring; see $log" >&2; exit 1; }
+  sleep 0.5
+done
+echo "sampling the benchmark's JVM (pid $pid) for 6 s of its measurement, after $warmup warm-up iterations"
 # perf may end by a signal once its 6 s are over (bash then prints "Terminated"); what counts is the data it wrote
 perf record -F 1999 -e cpu-clock -p "$pid" -o "$data" -- sleep 6 > "$out/$tag.perf.log" 2>&1 || true
 [ -s "$data" ] || { echo "perf wrote no samples; see $out/$tag.perf.log" >&2; exit 1; }
