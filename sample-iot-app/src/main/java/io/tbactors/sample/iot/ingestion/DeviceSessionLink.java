@@ -1,9 +1,14 @@
 package io.tbactors.sample.iot.ingestion;
 
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.spring.ActorSystemContext;
 import lombok.extern.slf4j.Slf4j;
@@ -44,6 +49,26 @@ public class DeviceSessionLink {
      */
     public boolean rpcResponse(Device device, int requestId, String response) {
         return tell(new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response));
+    }
+
+    /**
+     * A device's own RPC request, to its actor, which sends it through the tenant's root chain.
+     *
+     * @param device the device
+     * @param sessionId the session that waits for the answer
+     * @param requestId the request's id in that session
+     * @param request what it asks
+     * @return completes once: the chain's answer, the timeout, or the failure (not running: at once)
+     */
+    public CompletableFuture<RpcOutcome> clientRpc(Device device, UUID sessionId, int requestId,
+                                                   DeviceRequests.ClientRpcRequest request) {
+        CompletableFuture<RpcOutcome> reply = new CompletableFuture<>();
+        if (!tell(new ToServerRpcRequestMsg(device.tenantId(), device.id(), sessionId, requestId, request.method(),
+                request.params(), reply))) {
+            reply.complete(RpcOutcome.failed("the actors are not running (the node is starting or stopping); send it "
+                    + "again later"));
+        }
+        return reply;
     }
 
     private boolean tell(TbActorMsg msg) {

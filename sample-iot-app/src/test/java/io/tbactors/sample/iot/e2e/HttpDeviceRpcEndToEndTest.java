@@ -7,8 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * ThingsBoard's two-way HTTP device API through a real HTTP client: the RPC long poll and the device's answer, the
@@ -17,6 +21,9 @@ import tools.jackson.databind.JsonNode;
 class HttpDeviceRpcEndToEndTest extends EndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Autowired
+    IotStats stats;
 
     @Test
     void aDevicePollingForRpcGetsTheRequestAndItsAnswerReachesTheCaller() throws Exception {
@@ -97,13 +104,43 @@ class HttpDeviceRpcEndToEndTest extends EndToEndTest {
     }
 
     @Test
-    void aClientSideRpcIsAnsweredByTheDefaultHandler() {
+    void aClientSideRpcIsAnsweredByTheRootRuleChain() {
         ApiClient.Device device = newDevice();
+        long before = System.currentTimeMillis();
         ApiClient.Response known = api.postAsDevice(device.token(), "rpc", "{\"method\": \"getCurrentTime\", \"params\": {}}");
         assertThat(known.status()).isEqualTo(200);
-        assertThat(known.json().get("time").longValue()).isPositive();
+        assertThat(known.json().get("time").longValue()).isGreaterThanOrEqualTo(before);
 
         ApiClient.Response unknown = api.postAsDevice(device.token(), "rpc", "{\"method\": \"launch\", \"params\": {}}");
         assertThat(unknown.json().get("error").stringValue()).contains("No handler for method 'launch'", "getCurrentTime");
+    }
+
+    @Test
+    void aClientSideRpcNothingInTheChainAnswersEndsWithRequestTimeoutAndIsCounted() {
+        JsonNode root = api.get("/api/rule-chains").json().valueStream().filter(c -> c.get("root").booleanValue())
+                .findFirst().orElseThrow();
+        String rootId = root.get("id").stringValue();
+        JsonNode original = api.get("/api/rule-chains/" + rootId).json();
+        ObjectNode withoutReply = (ObjectNode) original.deepCopy();
+        ArrayNode connections = (ArrayNode) withoutReply.get("connections");
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            if (connections.get(i).get("to").stringValue().equals("rpc-reply")) {
+                connections.remove(i);
+            }
+        }
+        assertThat(api.put("/api/rule-chains/" + rootId, withoutReply.toString()).status()).isEqualTo(200);
+        long timeoutsBefore = stats.getClientRpcOutcomes("TIMEOUT");
+        try {
+            ApiClient.Device device = newDevice();
+            ApiClient.Response response = api.postAsDevice(device.token(), "rpc",
+                    "{\"method\": \"getCurrentTime\", \"params\": {}}");
+
+            assertThat(response.status()).isEqualTo(408);
+            assertThat(response.json().get("detail").stringValue()).contains("rpc-call-reply",
+                    "sample.rpc.client-side-timeout");
+            assertThat(stats.getClientRpcOutcomes("TIMEOUT")).isGreaterThan(timeoutsBefore);
+        } finally {
+            assertThat(api.put("/api/rule-chains/" + rootId, original.toString()).status()).isEqualTo(200);
+        }
     }
 }

@@ -167,6 +167,12 @@ class MqttRpcEndToEndTest extends EndToEndTest {
             MqttDevice.Received answer = mqtt.next(WAIT);
             assertThat(answer.topic()).isEqualTo("v1/devices/me/rpc/response/42");
             assertThat(JSON.readTree(answer.payload()).get("time").longValue()).isGreaterThanOrEqualTo(before);
+
+            // answered by the root chain's other branch, with the same request id
+            mqtt.publishAndWait("v1/devices/me/rpc/request/43", "{\"method\": \"launch\"}");
+            MqttDevice.Received error = mqtt.next(WAIT);
+            assertThat(error.topic()).isEqualTo("v1/devices/me/rpc/response/43");
+            assertThat(JSON.readTree(error.payload()).get("error").stringValue()).contains("'launch'");
         }
     }
 }

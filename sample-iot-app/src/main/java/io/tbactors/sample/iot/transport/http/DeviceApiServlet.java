@@ -138,6 +138,11 @@ public class DeviceApiServlet extends HttpServlet {
             };
         }
 
+        /** @return whether a POST is a device's own RPC request, which waits for the rule chain's answer */
+        boolean clientRpc() {
+            return "rpc".equals(resource) && sub == null;
+        }
+
         /** @return whether a GET is a long poll */
         boolean longPoll() {
             return "rpc".equals(resource) || "updates".equals(sub);
@@ -219,7 +224,7 @@ public class DeviceApiServlet extends HttpServlet {
             return switch (target.resource()) {
                 case "telemetry" -> handler.postTelemetry(target.accessToken(), body, path);
                 case "attributes" -> handler.postAttributes(target.accessToken(), body, path);
-                default -> target.sub() == null ? longPolls.clientRpc(target.accessToken(), body)
+                default -> target.sub() == null ? longPolls.clientRpc(target.accessToken(), body, path)
                         : longPolls.rpcResponse(target.accessToken(), target.sub(), body, path);
             };
         } catch (ApiException refused) {
@@ -314,8 +319,10 @@ public class DeviceApiServlet extends HttpServlet {
             if (!ended.compareAndSet(false, true)) {
                 return;
             }
-            // from here the reply timeout answers (503); the container's own timeout only backs it up
-            async.setTimeout(settings.getBodyReadTimeout().plus(settings.getReplyTimeout()).plusSeconds(5).toMillis());
+            // from here the reply timeout answers (503; a client-side RPC's own timeout, 408); the container's own
+            // timeout only backs it up
+            async.setTimeout(settings.getBodyReadTimeout().plus(target.clientRpc() ? longPolls.getClientRpcTimeout()
+                    : settings.getReplyTimeout()).plusSeconds(5).toMillis());
             String path = request.getRequestURI();
             CompletableFuture<ResponseEntity<Object>> answer;
             try {
@@ -325,7 +332,9 @@ public class DeviceApiServlet extends HttpServlet {
                 answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
                         "Unexpected server error; see the server log", path));
             }
-            answer.whenComplete((entity, never) -> answer(async, entity, started));
+            // a client-side RPC waits for the rule chain by design: left out of the requests' timer, as long polls are
+            long timed = target.clientRpc() ? NOT_TIMED : started;
+            answer.whenComplete((entity, never) -> answer(async, entity, timed));
         }
 
         @Override

@@ -25,6 +25,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -47,6 +48,8 @@ public class DeviceLongPolls {
     private final DeviceSessionLink sessionLink;
     private final DeviceRequests requests;
     private final SampleProperties.DeviceApi settings;
+    private final JsonMapper jsonMapper;
+    private final Duration clientRpcTimeout;
     private final AtomicInteger waiting = new AtomicInteger();
     private final ScheduledExecutorService timeouts =
             Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("device-api-polls"));
@@ -56,13 +59,16 @@ public class DeviceLongPolls {
      * @param sessionLink subscribes the polls with the device actors, takes the devices' answers
      * @param requests answers attribute requests and client-side RPC
      * @param properties {@code sample.device-api.*}
+     * @param jsonMapper reads the rule chain's answers to client-side RPC
      */
     public DeviceLongPolls(DeviceService deviceService, DeviceSessionLink sessionLink, DeviceRequests requests,
-                           SampleProperties properties) {
+                           SampleProperties properties, JsonMapper jsonMapper) {
         this.deviceService = deviceService;
         this.sessionLink = sessionLink;
         this.requests = requests;
         this.settings = properties.getDeviceApi();
+        this.jsonMapper = jsonMapper;
+        this.clientRpcTimeout = properties.getRpc().getClientSideTimeout();
     }
 
     /** @return the long polls waiting now */
@@ -135,13 +141,24 @@ public class DeviceLongPolls {
     }
 
     /**
+     * A device's own RPC request, answered by the tenant's rule chain (its {@code rpc-call-reply} node).
+     *
      * @param token the device's access token
      * @param body {@code {"method", "params"}}
-     * @return 200 with the answer
+     * @param path the request path, for problem details
+     * @return 200 with the chain's answer; 408 when nothing answered within {@code sample.rpc.client-side-timeout}
+     *     (ThingsBoard's status for it); 429 when the device has its most requests waiting; 503 when not running
      */
-    public CompletableFuture<ResponseEntity<Object>> clientRpc(String token, byte[] body) {
+    public CompletableFuture<ResponseEntity<Object>> clientRpc(String token, byte[] body, String path) {
         Device device = device(token);
-        return CompletableFuture.completedFuture(ResponseEntity.ok(requests.clientRpc(device, body)));
+        DeviceRequests.ClientRpcRequest request = requests.parseClientRpc(body);
+        // one request, one session: the id only has to be unique among this device's waiting requests
+        return sessionLink.clientRpc(device, UUID.randomUUID(), 0, request).thenApply(outcome -> switch (outcome.status()) {
+            case SUCCESSFUL -> ResponseEntity.ok(jsonMapper.readTree(outcome.response()));
+            case TIMEOUT -> ProblemResponses.of(HttpStatus.REQUEST_TIMEOUT, outcome.reason(), path);
+            default -> ProblemResponses.of(outcome.refused() ? HttpStatus.TOO_MANY_REQUESTS : HttpStatus.SERVICE_UNAVAILABLE,
+                    outcome.reason(), path);
+        });
     }
 
     /**
@@ -192,6 +209,11 @@ public class DeviceLongPolls {
     private static ApiException notRunning() {
         return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "The actors are not running (the node is starting or "
                 + "stopping); send it again later");
+    }
+
+    /** @return the longest a client-side RPC waits for the chain's answer, for the container's own timeout */
+    public Duration getClientRpcTimeout() {
+        return clientRpcTimeout;
     }
 
     /** @return the default wait of a long poll, for the container's own timeout */

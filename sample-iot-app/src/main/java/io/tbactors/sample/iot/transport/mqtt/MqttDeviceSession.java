@@ -27,6 +27,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.ingestion.DeviceRequests;
@@ -459,21 +460,34 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
         });
     }
 
-    /** {@code v1/devices/me/rpc/request/{id}}: client-side RPC, answered on {@code v1/devices/me/rpc/response/{id}}. */
+    /**
+     * {@code v1/devices/me/rpc/request/{id}}: client-side RPC, through the tenant's rule chain; its answer is published on
+     * {@code v1/devices/me/rpc/response/{id}}. A request nothing answers in time gets nothing (its device actor counts
+     * it, {@code sample.iot.rpc.client.requests{status="timeout"}}).
+     */
     private void onClientRpc(Publish publish) {
         Integer requestId = idAfter(publish, RPC_REQUEST_TOPIC_PREFIX);
         if (requestId == null) {
             return;
         }
-        JsonNode answer;
+        DeviceRequests.ClientRpcRequest request;
         try {
-            answer = server.getRequests().clientRpc(device, publish.payload());
+            request = server.getRequests().parseClientRpc(publish.payload());
         } catch (ApiException invalid) {
             reject(publish, REASON_PAYLOAD_FORMAT_INVALID, invalid.getMessage());
             return;
         }
         acknowledgeNow(publish);
-        publishToDevice(RPC_RESPONSE_TOPIC_PREFIX + requestId, answer.toString().getBytes(StandardCharsets.UTF_8));
+        server.getSessionLink().clientRpc(device, sessionId, requestId, request).whenComplete((outcome, never) -> {
+            if (outcome.status() == RpcStatus.SUCCESSFUL) {
+                byte[] payload = outcome.response().getBytes(StandardCharsets.UTF_8);
+                ctx.executor().execute(() -> publishToDevice(RPC_RESPONSE_TOPIC_PREFIX + requestId, payload));
+            } else if (outcome.status() == RpcStatus.TIMEOUT) {
+                log.debug("RPC request {} of {} got no answer: {}", requestId, who(), outcome.reason());
+            } else {
+                log.warn("RPC request {} of {} was not answered: {}", requestId, who(), outcome.reason());
+            }
+        });
     }
 
     private Integer idAfter(Publish publish, String prefix) {

@@ -21,6 +21,7 @@ import io.tbactors.sample.iot.ingestion.DeviceRequests;
 import io.tbactors.sample.iot.ingestion.DeviceSessionLink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 import org.mockito.ArgumentCaptor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -40,7 +41,8 @@ class DeviceLongPollsTest {
         when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
         when(link.subscribe(any(), any(), any(), anyBoolean())).thenReturn(true);
         properties.getDeviceApi().setMaxLongPolls(max);
-        polls = new DeviceLongPolls(deviceService, link, mock(DeviceRequests.class), properties);
+        polls = new DeviceLongPolls(deviceService, link, mock(DeviceRequests.class), properties,
+                JsonMapper.builder().build());
         return polls;
     }
 
