@@ -18,6 +18,7 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.SharedAttributesUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
@@ -153,6 +154,8 @@ public class DeviceActor extends AbstractTbActor {
             rpcs.onRequest(request);
         } else if (msg instanceof FromDeviceRpcResponseMsg response) {
             rpcs.onResponse(response);
+        } else if (msg instanceof RpcDeliveryMsg delivery) {
+            rpcs.onDelivery(delivery);
         } else if (msg instanceof RpcTimeoutMsg timeout) {
             rpcs.onTimeout(timeout.requestId());
         } else if (msg instanceof ToServerRpcRequestMsg request) {

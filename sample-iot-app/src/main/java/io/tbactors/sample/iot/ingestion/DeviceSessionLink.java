@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
@@ -49,6 +50,17 @@ public class DeviceSessionLink {
      */
     public boolean rpcResponse(Device device, int requestId, String response) {
         return tell(new FromDeviceRpcResponseMsg(device.tenantId(), device.id(), requestId, response));
+    }
+
+    /**
+     * @param device the device
+     * @param sessionId the session that took a server-side RPC request and confirms its delivery
+     * @param requestId the request
+     * @param delivered whether the device acknowledged it (false: it did not reach the device)
+     * @return false when the actors are not running: nothing was told
+     */
+    public boolean rpcDelivery(Device device, UUID sessionId, int requestId, boolean delivered) {
+        return tell(new RpcDeliveryMsg(device.tenantId(), device.id(), sessionId, requestId, delivered));
     }
 
     /**
