@@ -117,8 +117,10 @@ final class DeviceClientRpcs {
     }
 
     private void end(ToServerRpcRequestMsg msg, RpcOutcome outcome) {
-        if (msg.reply().complete(outcome)) {
+        // counted first: completing the reply answers the device at once (HTTP), on this thread
+        if (!msg.reply().isDone()) {
             stats.clientRpcFinished(outcome.status().name(), outcome.refused());
+            msg.reply().complete(outcome);
         }
     }
 

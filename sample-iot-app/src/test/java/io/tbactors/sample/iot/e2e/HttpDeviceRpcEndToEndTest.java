@@ -1,13 +1,17 @@
 package io.tbactors.sample.iot.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.transport.http.DeviceLongPolls;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -24,6 +28,9 @@ class HttpDeviceRpcEndToEndTest extends EndToEndTest {
 
     @Autowired
     IotStats stats;
+
+    @Autowired
+    DeviceLongPolls longPolls;
 
     @Test
     void aDevicePollingForRpcGetsTheRequestAndItsAnswerReachesTheCaller() throws Exception {
@@ -45,6 +52,31 @@ class HttpDeviceRpcEndToEndTest extends EndToEndTest {
         ApiClient.Response response = call.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json().get("temperature").doubleValue()).isEqualTo(21.5);
+    }
+
+    @Test
+    void aPollWhoseClientDisconnectsGivesItsSlotBackAtOnceAndTheNextRequestGoesToTheNextPoll() throws Exception {
+        ApiClient.Device device = newDevice();
+        int before = longPolls.getWaiting();
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.getOutputStream().write(("GET /api/v1/" + device.token() + "/rpc?timeout=30000 HTTP/1.1\r\n"
+                    + "Host: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            await().atMost(WAIT).until(() -> longPolls.getWaiting() == before + 1);
+        }
+        // the client is gone: its slot and its session with the device's actor go long before the poll's 30 s
+        await().atMost(Duration.ofSeconds(5)).until(() -> longPolls.getWaiting() == before);
+
+        // a request sent now is not handed to the closed poll (where it would be lost): the next poll gets it
+        CompletableFuture<ApiClient.Response> call = CompletableFuture.supplyAsync(() -> api.post(
+                "/api/rpc/oneway/" + device.id(), "{\"method\": \"setLed\", \"params\": 1, \"timeout\": 15000}"));
+        ApiClient.Response polled = null;
+        for (int attempt = 0; attempt < 15 && (polled == null || polled.status() != 200); attempt++) {
+            polled = api.getWithoutCredentials("/api/v1/" + device.token() + "/rpc?timeout=1000");
+        }
+        assertThat(polled.status()).isEqualTo(200);
+        assertThat(polled.json().get("method").stringValue()).isEqualTo("setLed");
+        assertThat(call.get(WAIT.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(200);
     }
 
     @Test

@@ -194,28 +194,61 @@ public class DeviceApiServlet extends HttpServlet {
     private void serveGet(Target target, HttpServletRequest request, HttpServletResponse response, long started) {
         String path = request.getRequestURI();
         AsyncContext async = request.startAsync(request, response);
-        CompletableFuture<ResponseEntity<Object>> answer;
         try {
             if (target.longPoll()) {
                 long timeoutMs = longPolls.timeoutMs(request.getParameter("timeout"));
                 // the poll's own timeout answers (408); the container's only backs it up
                 async.setTimeout(timeoutMs + CONTAINER_TIMEOUT_MARGIN_MS);
-                answer = "rpc".equals(target.resource()) ? longPolls.pollRpc(target.accessToken(), timeoutMs, path)
+                DeviceLongPolls.LongPoll poll = "rpc".equals(target.resource())
+                        ? longPolls.pollRpc(target.accessToken(), timeoutMs, path)
                         : longPolls.pollAttributeUpdates(target.accessToken(), timeoutMs, path);
-            } else {
-                async.setTimeout(settings.getReplyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MS);
-                answer = longPolls.attributes(target.accessToken(), request.getParameter("clientKeys"),
-                        request.getParameter("sharedKeys"), path);
+                // the container's notice that the request ended otherwise (the client closed the connection, its own
+                // timeout) ends the poll at once: its slot and its session with the device's actor go
+                async.addListener(new PollEndListener(poll));
+                longPolls.watchConnection(poll, request.getLocalPort(), request.getRemotePort());
+                poll.answer().whenComplete((entity, never) -> poll.written(answer(async, entity, NOT_TIMED)));
+                return;
             }
+            async.setTimeout(settings.getReplyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MS);
+            longPolls.attributes(target.accessToken(), request.getParameter("clientKeys"), request.getParameter("sharedKeys"),
+                    path).whenComplete((entity, never) -> answer(async, entity, started));
         } catch (ApiException refused) {
-            answer = CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
+            answer(async, ProblemResponses.of(refused.getStatus(), refused.getMessage(), path),
+                    target.longPoll() ? NOT_TIMED : started);
         } catch (RuntimeException unexpected) {
             log.error("Unexpected failure of GET {}", LogText.escape(path), unexpected);
-            answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
-                    "Unexpected server error; see the server log", path));
+            answer(async, ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected server error; see the server "
+                    + "log", path), target.longPoll() ? NOT_TIMED : started);
         }
-        long timed = target.longPoll() ? NOT_TIMED : started;
-        answer.whenComplete((entity, never) -> answer(async, entity, timed));
+    }
+
+    /** Ends a long poll when its request ends before the poll answered: an error (the client left) or a timeout. */
+    private static final class PollEndListener implements AsyncListener {
+
+        private final DeviceLongPolls.LongPoll poll;
+
+        private PollEndListener(DeviceLongPolls.LongPoll poll) {
+            this.poll = poll;
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            poll.clientGone();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            poll.clientGone();
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            poll.clientGone();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+        }
     }
 
     /** Dispatches a POST whose body is all read. */
@@ -369,9 +402,14 @@ public class DeviceApiServlet extends HttpServlet {
         return false;
     }
 
-    /** Writes the handler's answer and ends the request, on whichever thread the answer came. */
-    private void answer(AsyncContext async, ResponseEntity<Object> entity, long started) {
+    /**
+     * Writes the handler's answer and ends the request, on whichever thread the answer came.
+     *
+     * @return whether the answer was written to the connection (false: the client went away, or the request had ended)
+     */
+    private boolean answer(AsyncContext async, ResponseEntity<Object> entity, long started) {
         record(started, entity.getStatusCode().value());
+        boolean written = false;
         try {
             HttpServletResponse response = (HttpServletResponse) async.getResponse();
             response.setStatus(entity.getStatusCode().value());
@@ -383,6 +421,9 @@ public class DeviceApiServlet extends HttpServlet {
             } else {
                 response.setContentLength(0);
             }
+            // sent now, so that a connection the client closed shows here
+            response.flushBuffer();
+            written = true;
         } catch (IOException | RuntimeException cannotAnswer) {
             // the client went away, or the request already ended (its container timeout): nobody to answer
             if (log.isDebugEnabled()) {
@@ -393,8 +434,10 @@ public class DeviceApiServlet extends HttpServlet {
                 async.complete();
             } catch (IllegalStateException alreadyEnded) {
                 // ended by the container (timeout, error) meanwhile
+                written = false;
             }
         }
+        return written;
     }
 
     private void refuse(AsyncContext async, HttpStatus status, String detail, long started) throws IOException {
