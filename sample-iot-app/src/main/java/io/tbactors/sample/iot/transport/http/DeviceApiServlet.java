@@ -206,7 +206,7 @@ public class DeviceApiServlet extends HttpServlet {
                 // timeout) ends the poll at once: its slot and its session with the device's actor go
                 async.addListener(new PollEndListener(poll));
                 longPolls.watchConnection(poll, request.getLocalPort(), request.getRemotePort());
-                poll.answer().whenComplete((entity, never) -> poll.written(answer(async, entity, NOT_TIMED)));
+                poll.answer().whenComplete((entity, never) -> poll.written(answer(async, entity, NOT_TIMED, true)));
                 return;
             }
             async.setTimeout(settings.getReplyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MS);
@@ -402,12 +402,19 @@ public class DeviceApiServlet extends HttpServlet {
         return false;
     }
 
+    /** Writes the handler's answer and ends the request, on whichever thread the answer came. */
+    private void answer(AsyncContext async, ResponseEntity<Object> entity, long started) {
+        answer(async, entity, started, false);
+    }
+
     /**
      * Writes the handler's answer and ends the request, on whichever thread the answer came.
      *
-     * @return whether the answer was written to the connection (false: the client went away, or the request had ended)
+     * @param flush whether to send it to the connection before ending the request, so that a connection the client
+     *     closed shows in the result (a long poll's request must know whether it was written)
+     * @return whether the answer was written (false: the client went away, or the request had ended)
      */
-    private boolean answer(AsyncContext async, ResponseEntity<Object> entity, long started) {
+    private boolean answer(AsyncContext async, ResponseEntity<Object> entity, long started, boolean flush) {
         record(started, entity.getStatusCode().value());
         boolean written = false;
         try {
@@ -417,12 +424,21 @@ public class DeviceApiServlet extends HttpServlet {
             if (entity.getBody() != null) {
                 response.setContentType(entity.getBody() instanceof ProblemDetail ? MediaType.APPLICATION_PROBLEM_JSON_VALUE
                         : MediaType.APPLICATION_JSON_VALUE);
-                jsonMapper.writeValue(response.getOutputStream(), entity.getBody());
+                if (flush) {
+                    // its length known, so that flushing does not switch the answer to chunks
+                    byte[] body = jsonMapper.writeValueAsBytes(entity.getBody());
+                    response.setContentLength(body.length);
+                    response.getOutputStream().write(body);
+                } else {
+                    jsonMapper.writeValue(response.getOutputStream(), entity.getBody());
+                }
             } else {
                 response.setContentLength(0);
             }
-            // sent now, so that a connection the client closed shows here
-            response.flushBuffer();
+            if (flush) {
+                // sent now, so that a connection the client closed shows here
+                response.flushBuffer();
+            }
             written = true;
         } catch (IOException | RuntimeException cannotAnswer) {
             // the client went away, or the request already ended (its container timeout): nobody to answer
