@@ -137,20 +137,15 @@ final class DeviceRpcs {
         }
         if (msg.delivered()) {
             request.delivered();
-            if (request.msg.oneway()) {
-                pending.remove(request.requestId);
-                request.timer.cancel();
-                end(request.msg, RpcOutcome.delivered());
-            }
         } else if (request.awaiting.isEmpty() && !request.delivered) {
             // the session closed before the device had it: the next session (or another one subscribed now) gets it
             request.sent = false;
             send(request);
-            if (request.delivered && request.msg.oneway()) {
-                pending.remove(request.requestId);
-                request.timer.cancel();
-                end(request.msg, RpcOutcome.delivered());
-            }
+        }
+        if (request.delivered && request.msg.oneway()) {
+            pending.remove(request.requestId);
+            request.timer.cancel();
+            end(request.msg, RpcOutcome.delivered());
         }
     }
 

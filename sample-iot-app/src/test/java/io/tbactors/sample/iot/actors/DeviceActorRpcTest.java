@@ -319,6 +319,25 @@ class DeviceActorRpcTest {
         assertThat(outcome.join().status()).as("the next session writes it at QoS 0").isEqualTo(RpcStatus.DELIVERED);
     }
 
+    @Test
+    void aRequestItsSessionLostGoesAtOnceToAnotherSessionSubscribedMeanwhile() {
+        session.confirms = true;
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(true);
+        system.runUntilIdle();
+        RecordingSession other = new RecordingSession();
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, other, SessionSubscribeMsg.Topic.RPC, true));
+        system.runUntilIdle();
+        assertThat(other.requests).as("already sent: not sent again while its session may acknowledge it").isEmpty();
+
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, false));
+        actor.tell(new RpcDeliveryMsg(TENANT, DEVICE, session.id, 1, false));
+        system.runUntilIdle();
+
+        assertThat(other.requests).containsExactly("1:setMode");
+        assertThat(outcome.join().status()).isEqualTo(RpcStatus.DELIVERED);
+    }
+
     private void subscribe() {
         actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, true));
     }
