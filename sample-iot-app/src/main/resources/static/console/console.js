@@ -475,7 +475,9 @@
                 return;
             }
             watching = setInterval(async () => {
-                const open = rpcs.filter(r => r.rpcId && (r.status === 'QUEUED' || r.status === 'SENT'));
+                // a two-way request the device acknowledged (DELIVERED) still waits for its answer
+                const open = rpcs.filter(r => r.rpcId && (r.status === 'QUEUED' || r.status === 'SENT'
+                    || (r.status === 'DELIVERED' && r.kind === 'twoway')));
                 if (open.length === 0) {
                     clearInterval(watching);
                     watching = null;

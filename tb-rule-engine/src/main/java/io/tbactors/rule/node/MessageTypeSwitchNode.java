@@ -6,8 +6,9 @@ import io.tbactors.rule.TbMsg;
 import io.tbactors.rule.TbMsgType;
 
 /**
- * {@code message-type-switch}: routes telemetry on {@code Post telemetry}, attributes on {@code Post attributes},
- * anything else on {@code Other}.
+ * {@code message-type-switch}: routes telemetry on {@code Post telemetry}, attributes on {@code Post attributes}, a
+ * device's RPC request on {@code RPC Request from Device} (ThingsBoard's relation names), anything else on
+ * {@code Other}.
  */
 public final class MessageTypeSwitchNode implements TbNode<Void> {
 
@@ -26,7 +27,8 @@ public final class MessageTypeSwitchNode implements TbNode<Void> {
 
     @Override
     public Set<String> relations(Void configuration) {
-        return Set.of(Relations.POST_TELEMETRY, Relations.POST_ATTRIBUTES, Relations.OTHER);
+        return Set.of(Relations.POST_TELEMETRY, Relations.POST_ATTRIBUTES, Relations.RPC_REQUEST_FROM_DEVICE,
+                Relations.OTHER);
     }
 
     @Override
@@ -34,6 +36,7 @@ public final class MessageTypeSwitchNode implements TbNode<Void> {
         String relation = switch (msg.type()) {
             case TbMsgType.POST_TELEMETRY_REQUEST -> Relations.POST_TELEMETRY;
             case TbMsgType.POST_ATTRIBUTES_REQUEST -> Relations.POST_ATTRIBUTES;
+            case TbMsgType.TO_SERVER_RPC_REQUEST -> Relations.RPC_REQUEST_FROM_DEVICE;
             default -> Relations.OTHER;
         };
         callback.tellNext(msg, relation);

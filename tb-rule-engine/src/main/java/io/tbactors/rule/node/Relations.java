@@ -17,6 +17,8 @@ public final class Relations {
     public static final String POST_TELEMETRY = "Post telemetry";
     /** The message-type switch saw attributes. */
     public static final String POST_ATTRIBUTES = "Post attributes";
+    /** The message-type switch saw a device's RPC request ({@link io.tbactors.rule.TbMsgType#TO_SERVER_RPC_REQUEST}). */
+    public static final String RPC_REQUEST_FROM_DEVICE = "RPC Request from Device";
     /** The message-type switch saw another type. */
     public static final String OTHER = "Other";
 

@@ -97,6 +97,8 @@ class BuiltInNodesTest {
         assertThat(node.processAndWait(telemetry(Map.of("a", 1L))).relations()).containsExactly("Post telemetry");
         assertThat(node.processAndWait(msg(TbMsgType.POST_ATTRIBUTES_REQUEST, Map.of())).relations())
                 .containsExactly("Post attributes");
+        assertThat(node.processAndWait(msg(TbMsgType.TO_SERVER_RPC_REQUEST, Map.of("method", "m"))).relations())
+                .containsExactly("RPC Request from Device");
         assertThat(node.processAndWait(msg("RPC", Map.of())).relations()).containsExactly("Other");
     }
 

@@ -18,9 +18,13 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.SharedAttributesUpdatedMsg;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcResponseMsg;
+import io.tbactors.rule.TbMsgType;
 import io.tbactors.sample.iot.actors.msg.DeviceDataMsg;
 import io.tbactors.rule.actors.msg.ToRuleEngineMsg;
 import io.tbactors.rule.actors.msg.ToRuleEnginePackMsg;
@@ -46,6 +50,11 @@ import io.tbactors.sample.iot.actors.msg.TsEntry;
  * answer ({@link DeviceRpcs}), as ThingsBoard's device actor does: a request is sent to every subscribed session,
  * waits for one when there is none, and ends once (answered, delivered, timed out or failed with a reason). When the
  * actor stops, its waiting requests fail with the reason: the device was deleted, or the node is stopping.
+ *
+ * <p>A device's own RPC requests (client-side RPC) go into the root chain as {@code TO_SERVER_RPC_REQUEST} messages
+ * (data {@code {"method", "params"}}, metadata {@code requestId} and {@code sessionId}, as ThingsBoard's); the
+ * chain's {@code rpc-call-reply} node answers through this actor ({@link DeviceClientRpcs}), which hands the answer to
+ * the waiting session, or ends the request when nothing answered within {@code sample.rpc.client-side-timeout}.
  */
 @Slf4j
 public class DeviceActor extends AbstractTbActor {
@@ -58,6 +67,7 @@ public class DeviceActor extends AbstractTbActor {
     private Map<String, String> deviceMetadata;
     private long lastServerTs;
     private DeviceRpcs rpcs;
+    private DeviceClientRpcs clientRpcs;
     private final Map<UUID, DeviceSession> attributeSubscribers = new LinkedHashMap<>();
     private String stopReason;
 
@@ -77,6 +87,9 @@ public class DeviceActor extends AbstractTbActor {
                 (requestId, delayMs) -> ctx.scheduleOnce(new RpcTimeoutMsg(requestId), Duration.ofMillis(delayMs)),
                 (request, status, outcome) -> services.getRpcDao().updateLater(request.rpcId(), status.name(),
                         outcome != null ? outcome.response() : null, outcome != null ? outcome.reason() : null));
+        clientRpcs = new DeviceClientRpcs(deviceId, services.getRpcSettings().getMaxPendingPerDevice(),
+                services.getRpcSettings().getClientSideTimeout().toMillis(), services.getStats(),
+                (key, delayMs) -> ctx.scheduleOnce(new ClientRpcTimeoutMsg(key), Duration.ofMillis(delayMs)));
         restorePersistentRpcs();
     }
 
@@ -111,6 +124,9 @@ public class DeviceActor extends AbstractTbActor {
                     + "device's partition moved to another node (" + reason + "); send it again",
                     stopReason == null);
         }
+        if (clientRpcs != null) {
+            clientRpcs.failAll(stopReason != null ? stopReason : "the device's actor stopped (" + reason + ")");
+        }
     }
 
     @Override
@@ -139,8 +155,16 @@ public class DeviceActor extends AbstractTbActor {
             rpcs.onRequest(request);
         } else if (msg instanceof FromDeviceRpcResponseMsg response) {
             rpcs.onResponse(response);
+        } else if (msg instanceof RpcDeliveryMsg delivery) {
+            rpcs.onDelivery(delivery);
         } else if (msg instanceof RpcTimeoutMsg timeout) {
             rpcs.onTimeout(timeout.requestId());
+        } else if (msg instanceof ToServerRpcRequestMsg request) {
+            onClientRpc(request);
+        } else if (msg instanceof ToServerRpcResponseMsg response) {
+            clientRpcs.onResponse(response);
+        } else if (msg instanceof ClientRpcTimeoutMsg timeout) {
+            clientRpcs.onTimeout(timeout.key());
         } else if (msg instanceof SessionSubscribeMsg subscription) {
             onSubscription(subscription);
         } else if (msg instanceof SharedAttributesUpdatedMsg updated) {
@@ -153,6 +177,36 @@ public class DeviceActor extends AbstractTbActor {
             return false;
         }
         return true;
+    }
+
+    /** A device's own RPC request enters the root chain as ThingsBoard's {@code TO_SERVER_RPC_REQUEST} message. */
+    private void onClientRpc(ToServerRpcRequestMsg request) {
+        if (!clientRpcs.onRequest(request)) {
+            return;
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("method", request.method());
+        data.put("params", services.getJsonMapper().convertValue(request.params(), Object.class));
+        long ts = nextServerTs();
+        Map<String, String> metadata = new LinkedHashMap<>(metadata(ts));
+        metadata.put("requestId", Integer.toString(request.requestId()));
+        metadata.put("sessionId", request.sessionId().toString());
+        TbMsgCallback callback = new TbMsgCallback() {
+            @Override
+            public void onSuccess() {
+                // the chain is done with it: answered, or left for its timeout
+            }
+
+            @Override
+            public void onFailure(RuntimeException failure) {
+                // counted by the rule engine; the request ends with its timeout unless a node answered it
+                log.debug("The root chain failed on RPC request {} of device {}: {}", request.requestId(), deviceId,
+                        failure.toString());
+            }
+        };
+        TbMsg msg = new TbMsg(randomId(), TbMsgType.TO_SERVER_RPC_REQUEST, tenantId, deviceId, ts,
+                KvCodec.frozenValues(data), Map.copyOf(metadata), new TbMsgTracker(services.getStats(), callback));
+        ctx.getParentRef().tell(new ToRuleEngineMsg(msg));
     }
 
     private void onSubscription(SessionSubscribeMsg msg) {
@@ -179,6 +233,10 @@ public class DeviceActor extends AbstractTbActor {
     private static UUID randomId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         return new UUID((random.nextLong() & ~0xF000L) | 0x4000L, (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L);
+    }
+
+    /** A device's waiting RPC request's timeout, told to the actor itself. */
+    record ClientRpcTimeoutMsg(DeviceClientRpcs.Key key) implements TbActorMsg {
     }
 
     /** A waiting RPC request's timeout, told to the actor itself. */

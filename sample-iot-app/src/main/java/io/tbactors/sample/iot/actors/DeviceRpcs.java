@@ -1,15 +1,18 @@
 package io.tbactors.sample.iot.actors;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import io.tbactors.api.TbTimer;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
@@ -20,7 +23,10 @@ import lombok.extern.slf4j.Slf4j;
 /**
  * A device actor's sessions subscribed to RPC and its server-side RPC requests waiting for a session or an answer.
  * Used on the actor's thread only. Every request it takes ends exactly once: answered, delivered (one-way), timed out,
- * or failed with a reason; a request past {@code maxPending} waiting ones is refused at once.
+ * or failed with a reason; a request past {@code maxPending} waiting ones is refused at once. A request is delivered
+ * when a session that does not confirm delivery takes it (MQTT QoS 0: written), or when a session that does
+ * ({@link DeviceSession#confirmsRpcDelivery()}: MQTT QoS 1, HTTP long polls) says the device has it; one whose
+ * confirming sessions all lost it waits for the next session.
  */
 @Slf4j
 final class DeviceRpcs {
@@ -84,12 +90,13 @@ final class DeviceRpcs {
         }
         lastRequestId = lastRequestId == Integer.MAX_VALUE ? 1 : lastRequestId + 1;
         Pending request = new Pending(lastRequestId, msg);
-        if (send(request) && msg.oneway()) {
+        send(request);
+        if (request.delivered && msg.oneway()) {
             end(msg, RpcOutcome.delivered());
             return;
         }
-        // not sent yet, or two-way: it waits for a session to subscribe (at most its timeout, or until a persistent
-        // request expires), then for the answer (at most its timeout)
+        // not sent yet, not yet acknowledged, or two-way: it waits for a session to subscribe (at most its timeout, or
+        // until a persistent request expires), then for the acknowledgement or the answer (at most its timeout)
         request.timer = timers.schedule(request.requestId, msg.persistent() && !request.sent ? untilExpiration
                 : msg.timeoutMs());
         pending.put(request.requestId, request);
@@ -107,16 +114,44 @@ final class DeviceRpcs {
         while (waiting.hasNext()) {
             Pending request = waiting.next();
             if (!request.sent && request.sendTo(msg.session())) {
-                if (request.msg.oneway()) {
+                if (request.delivered && request.msg.oneway()) {
                     waiting.remove();
                     request.timer.cancel();
                     end(request.msg, RpcOutcome.delivered());
                 } else if (request.msg.persistent()) {
-                    // it waited for a session until its expiration; now it waits for the answer, its timeout
+                    // it waited for a session until its expiration; now it waits for the acknowledgement or the
+                    // answer, its timeout
                     request.timer.cancel();
                     request.timer = timers.schedule(request.requestId, request.msg.timeoutMs());
                 }
             }
+        }
+    }
+
+    /**
+     * A session that confirms delivery tells what became of a request it took: acknowledged by the device, or lost
+     * with the connection (the request then waits for the next session: delivery is at least once).
+     *
+     * @param msg the session's notice
+     */
+    void onDelivery(RpcDeliveryMsg msg) {
+        Pending request = pending.get(msg.requestId());
+        if (request == null || !request.awaiting.remove(msg.sessionId())) {
+            log.debug("Device {}: delivery notice ({}) for RPC request {}, which no longer waits for it", deviceId,
+                    msg.delivered(), msg.requestId());
+            return;
+        }
+        if (msg.delivered()) {
+            request.delivered();
+        } else if (request.awaiting.isEmpty() && !request.delivered) {
+            // the session closed before the device had it: the next session (or another one subscribed now) gets it
+            request.sent = false;
+            send(request);
+        }
+        if (request.delivered && request.msg.oneway()) {
+            pending.remove(request.requestId);
+            request.timer.cancel();
+            end(request.msg, RpcOutcome.delivered());
         }
     }
 
@@ -146,9 +181,10 @@ final class DeviceRpcs {
                     + " subscribed to RPC before its expiration time", false));
             return;
         }
-        end(request.msg, RpcOutcome.timeout(request.sent
-                ? "device " + deviceId + " did not answer within " + request.msg.timeoutMs() + " ms"
-                : "no session of device " + deviceId + " subscribed to RPC within " + request.msg.timeoutMs() + " ms"));
+        String what = !request.sent ? "no session of device " + deviceId + " subscribed to RPC"
+                : request.msg.oneway() ? "device " + deviceId + " did not acknowledge the request (MQTT PUBACK)"
+                : "device " + deviceId + " did not answer";
+        end(request.msg, RpcOutcome.timeout(what + " within " + request.msg.timeoutMs() + " ms"));
     }
 
     /**
@@ -190,7 +226,7 @@ final class DeviceRpcs {
         return false;
     }
 
-    private boolean send(Pending request) {
+    private void send(Pending request) {
         Iterator<DeviceSession> sessions = subscribed.values().iterator();
         while (sessions.hasNext()) {
             if (!request.sendToSession(sessions.next())) {
@@ -198,7 +234,6 @@ final class DeviceRpcs {
                 sessions.remove();
             }
         }
-        return request.sent;
     }
 
     private void end(ToDeviceRpcMsg msg, RpcOutcome outcome) {
@@ -213,14 +248,18 @@ final class DeviceRpcs {
     private final class Pending {
         private final int requestId;
         private final ToDeviceRpcMsg msg;
+        /** The sessions that took it and will tell whether the device acknowledged it. */
+        private final Set<UUID> awaiting = new HashSet<>();
         private TbTimer timer;
         private boolean sent;
+        private boolean delivered;
 
         private Pending(int requestId, ToDeviceRpcMsg msg) {
             this.requestId = requestId;
             this.msg = msg;
         }
 
+        /** @return whether the request has been sent (to this session or before) */
         private boolean sendTo(DeviceSession session) {
             sendToSession(session);
             return sent;
@@ -231,13 +270,31 @@ final class DeviceRpcs {
             if (!session.sendRpcRequest(requestId, msg.method(), msg.params())) {
                 return false;
             }
-            if (!sent) {
-                sent = true;
-                if (msg.persistent() && !msg.oneway()) {
+            boolean first = !sent;
+            sent = true;
+            if (session.confirmsRpcDelivery()) {
+                awaiting.add(session.sessionId());
+                if (first && msg.persistent() && !delivered) {
+                    states.changed(msg, RpcStatus.SENT, null);
+                }
+            } else {
+                // a session that does not confirm (MQTT QoS 0): delivered once written, as far as the server can tell
+                delivered = true;
+                if (first && msg.persistent() && !msg.oneway()) {
                     states.changed(msg, RpcStatus.SENT, null);
                 }
             }
             return true;
+        }
+
+        /** The device acknowledged it: a persistent two-way request is stored DELIVERED until its answer comes. */
+        private void delivered() {
+            if (!delivered) {
+                delivered = true;
+                if (msg.persistent() && !msg.oneway()) {
+                    states.changed(msg, RpcStatus.DELIVERED, null);
+                }
+            }
         }
     }
 }

@@ -326,5 +326,12 @@ public class SampleProperties {
          */
         @NotNull
         private Duration sessionRefresh = Duration.ofSeconds(5);
+
+        /**
+         * Time a device's own RPC request (client-side RPC) waits for the rule chain's answer; then it ends: HTTP
+         * gets 408, MQTT nothing. The device actor keeps at most {@code maxPendingPerDevice} such requests waiting.
+         */
+        @NotNull
+        private Duration clientSideTimeout = Duration.ofSeconds(60);
     }
 }

@@ -26,14 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The device API's requests that ask something back, whatever transport brought them: attribute requests
  * (ThingsBoard's {@code {"clientKeys": "a,b", "sharedKeys": "c"}}, answered {@code {"client": {...}, "shared": {...}}})
- * and client-side RPC ({@code {"method", "params"}}), which the default handler answers: {@code getCurrentTime} with
- * {@code {"time": <epoch ms>}}, any other method with {@code {"error": "..."}} naming the ones known.
+ * and the reading of client-side RPC requests ({@code {"method", "params"}}), which the tenant's rule chain answers.
  */
 @Component
 public class DeviceRequests {
-
-    /** The client-side RPC methods the default handler answers. */
-    public static final List<String> CLIENT_RPC_METHODS = List.of("getCurrentTime");
 
     private static final int READERS = 2;
     private static final int MAX_WAITING_READS = 1_000;
@@ -124,27 +120,30 @@ public class DeviceRequests {
     }
 
     /**
-     * The default handler of client-side RPC.
+     * A device's own RPC request (client-side RPC), as read from its body.
      *
-     * @param device the device
+     * @param method the method
+     * @param params the parameters ({@code {}} when absent)
+     */
+    public record ClientRpcRequest(String method, JsonNode params) {
+    }
+
+    /**
+     * Reads a client-side RPC request; the tenant's rule chain answers it (see {@code DeviceActor}).
+     *
      * @param payload {@code {"method": "...", "params": ...}}
-     * @return the answer for {@code v1/devices/me/rpc/response/{id}}
+     * @return the request
      * @throws ApiException 400 for a body without a method
      */
-    public JsonNode clientRpc(Device device, byte[] payload) {
+    public ClientRpcRequest parseClientRpc(byte[] payload) {
         JsonNode body = readObject(payload, "a client-side RPC request is a JSON object {\"method\": \"...\", \"params\": {...}}");
         String method = text(body, "method");
         if (method == null || method.isBlank()) {
             throw new ApiException(HttpStatus.BAD_REQUEST, "The client-side RPC request has no \"method\": send "
                     + "{\"method\": \"getCurrentTime\", \"params\": {}}");
         }
-        ObjectNode answer = jsonMapper.createObjectNode();
-        if ("getCurrentTime".equals(method)) {
-            answer.put("time", System.currentTimeMillis());
-        } else {
-            answer.put("error", "No handler for method '" + method + "'; the methods answered are " + CLIENT_RPC_METHODS);
-        }
-        return answer;
+        JsonNode params = body.get("params");
+        return new ClientRpcRequest(method, params == null || params.isNull() ? jsonMapper.createObjectNode() : params);
     }
 
     private ObjectNode select(Map<String, TsValue> stored, List<String> keys) {

@@ -1,10 +1,16 @@
 package io.tbactors.sample.iot.ingestion;
 
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
 import io.tbactors.api.TbActorMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
+import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.cluster.ClusterDeviceSessions;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.spring.ActorSystemContext;
 import lombok.extern.slf4j.Slf4j;
@@ -62,6 +68,37 @@ public class DeviceSessionLink {
             return true;
         }
         return tell(answer);
+    }
+
+    /**
+     * @param device the device
+     * @param sessionId the session that took a server-side RPC request and confirms its delivery
+     * @param requestId the request
+     * @param delivered whether the device acknowledged it (false: it did not reach the device)
+     * @return false when the actors are not running: nothing was told
+     */
+    public boolean rpcDelivery(Device device, UUID sessionId, int requestId, boolean delivered) {
+        return tell(new RpcDeliveryMsg(device.tenantId(), device.id(), sessionId, requestId, delivered));
+    }
+
+    /**
+     * A device's own RPC request, to its actor, which sends it through the tenant's root chain.
+     *
+     * @param device the device
+     * @param sessionId the session that waits for the answer
+     * @param requestId the request's id in that session
+     * @param request what it asks
+     * @return completes once: the chain's answer, the timeout, or the failure (not running: at once)
+     */
+    public CompletableFuture<RpcOutcome> clientRpc(Device device, UUID sessionId, int requestId,
+                                                   DeviceRequests.ClientRpcRequest request) {
+        CompletableFuture<RpcOutcome> reply = new CompletableFuture<>();
+        if (!tell(new ToServerRpcRequestMsg(device.tenantId(), device.id(), sessionId, requestId, request.method(),
+                request.params(), reply))) {
+            reply.complete(RpcOutcome.failed("the actors are not running (the node is starting or stopping); send it "
+                    + "again later"));
+        }
+        return reply;
     }
 
     private boolean tell(TbActorMsg msg) {

@@ -39,6 +39,8 @@ public class IotStats implements MeterBinder, RuleEngineListener {
     /** What can fail on a command's way between nodes (the {@code cluster} profile), as counted by {@link #rpcClusterFailure}. */
     public static final List<String> RPC_CLUSTER_FAILURES = List.of("not-sent", "push-failed", "session-gone",
             "outcome-not-returned", "no-outcome");
+    private final Map<String, LongAdder> clientRpcOutcomes = new ConcurrentHashMap<>();
+    private final LongAdder clientRpcLateReplies = new LongAdder();
     private final LongAdder lostSinceReport = new LongAdder();
     private final AtomicLong lastLostReportNanos = new AtomicLong(System.nanoTime() - LOST_REPORT_INTERVAL_NANOS);
 
@@ -125,6 +127,36 @@ public class IotStats implements MeterBinder, RuleEngineListener {
     }
 
     /**
+     * A device's own RPC request (client-side RPC) ended.
+     *
+     * @param status how ({@code SUCCESSFUL}: the chain answered; {@code TIMEOUT}: nothing answered in time;
+     *     {@code FAILED})
+     * @param refused whether it failed because the device already had its most requests waiting ({@code REFUSED})
+     */
+    public void clientRpcFinished(String status, boolean refused) {
+        clientRpcOutcomes.computeIfAbsent(refused ? "REFUSED" : status, key -> new LongAdder()).increment();
+    }
+
+    /** The chain answered a device's RPC request that no longer waited (timed out, or answered already): dropped. */
+    public void clientRpcLateReply() {
+        clientRpcLateReplies.increment();
+    }
+
+    /**
+     * @param status an outcome, as given to {@link #clientRpcFinished}, or {@code REFUSED}
+     * @return the devices' RPC requests that ended so
+     */
+    public long getClientRpcOutcomes(String status) {
+        LongAdder count = clientRpcOutcomes.get(status);
+        return count == null ? 0 : count.sum();
+    }
+
+    /** @return the chain's answers dropped because their device's request no longer waited */
+    public long getClientRpcLateReplies() {
+        return clientRpcLateReplies.sum();
+    }
+
+    /**
      * @param status an outcome, as given to {@link #rpcFinished}, or {@code REFUSED}
      * @return the requests that ended so
      */
@@ -206,6 +238,13 @@ public class IotStats implements MeterBinder, RuleEngineListener {
         }
         FunctionCounter.builder("sample.iot.rpc.late.responses", rpcLateResponses, LongAdder::sum)
                 .description("Device RPC answers dropped because their request had timed out").register(registry);
+        for (String status : List.of("SUCCESSFUL", "TIMEOUT", "FAILED", "REFUSED")) {
+            counter(registry, "sample.iot.rpc.client.requests", "status", status.toLowerCase(Locale.ROOT),
+                    clientRpcOutcomes.computeIfAbsent(status, key -> new LongAdder()),
+                    "Devices' own RPC requests (client-side RPC) by outcome");
+        }
+        FunctionCounter.builder("sample.iot.rpc.client.late.replies", clientRpcLateReplies, LongAdder::sum)
+                .description("Rule chain answers to device RPC requests that no longer waited, dropped").register(registry);
     }
 
     private static void counter(MeterRegistry registry, String name, String tag, String value, LongAdder adder, String description) {

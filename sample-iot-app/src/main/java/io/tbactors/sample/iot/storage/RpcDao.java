@@ -89,7 +89,8 @@ public class RpcDao {
      * @return its requests still to be sent or answered, oldest first
      */
     public List<StoredRpc> findActive(UUID deviceId) {
-        return jdbc.sql("SELECT * FROM rpc WHERE device_id = ? AND status IN ('QUEUED', 'SENT') ORDER BY created_time")
+        return jdbc.sql("SELECT * FROM rpc WHERE device_id = ? AND (status IN ('QUEUED', 'SENT') "
+                        + "OR status = 'DELIVERED' AND NOT oneway) ORDER BY created_time")
                 .params(deviceId).query(StoredRpc.class).list();
     }
 

@@ -24,6 +24,7 @@ import io.tbactors.sample.iot.actors.msg.DeviceDeletedMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.FromDeviceRpcResponseMsg;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.SharedAttributesUpdatedMsg;
@@ -283,6 +284,99 @@ class DeviceActorRpcTest {
         assertThat(gone.attempts).isEqualTo(1);
     }
 
+    @Test
+    void aOneWayRequestToASessionThatConfirmsIsDeliveredOnlyWhenTheDeviceAcknowledgesIt() {
+        session.confirms = true;
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(true);
+        system.runUntilIdle();
+        assertThat(session.requests).containsExactly("1:setMode");
+        assertThat(outcome).as("written, not yet acknowledged").isNotDone();
+
+        actor.tell(new RpcDeliveryMsg(TENANT, DEVICE, session.id, 1, true));
+        system.runUntilIdle();
+
+        assertThat(outcome.join().status()).isEqualTo(RpcStatus.DELIVERED);
+    }
+
+    @Test
+    void aOneWayRequestNeverAcknowledgedTimesOutSayingSo() {
+        session.confirms = true;
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(true);
+        system.advance(Duration.ofMillis(TIMEOUT_MS));
+
+        assertThat(outcome.join().status()).isEqualTo(RpcStatus.TIMEOUT);
+        assertThat(outcome.join().reason()).contains("did not acknowledge");
+    }
+
+    @Test
+    void aPersistentTwoWayRequestIsSentThenDeliveredThenSuccessful() {
+        session.confirms = true;
+        UUID id = persistentRequest(60_000);
+        subscribe();
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SENT", null, null);
+        verify(rpcDao, never()).updateLater(eq(id), eq("DELIVERED"), any(), any());
+
+        actor.tell(new RpcDeliveryMsg(TENANT, DEVICE, session.id, 1, true));
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "DELIVERED", null, null);
+
+        actor.tell(new FromDeviceRpcResponseMsg(TENANT, DEVICE, 1, "{\"ok\":true}"));
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SUCCESSFUL", "{\"ok\":true}", null);
+    }
+
+    @Test
+    void aPersistentOneWayRequestIsSentThenDeliveredByTheAcknowledgement() {
+        session.confirms = true;
+        UUID id = persistentOneWayRequest();
+        subscribe();
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "SENT", null, null);
+
+        actor.tell(new RpcDeliveryMsg(TENANT, DEVICE, session.id, 1, true));
+        system.runUntilIdle();
+        verify(rpcDao).updateLater(id, "DELIVERED", null, null);
+    }
+
+    @Test
+    void aRequestItsSessionLostBeforeTheAcknowledgementWaitsForTheNextSession() {
+        session.confirms = true;
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(true);
+        system.runUntilIdle();
+
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, false));
+        actor.tell(new RpcDeliveryMsg(TENANT, DEVICE, session.id, 1, false));
+        RecordingSession next = new RecordingSession();
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, next, SessionSubscribeMsg.Topic.RPC, true));
+        system.runUntilIdle();
+
+        assertThat(next.requests).containsExactly("1:setMode");
+        assertThat(outcome.join().status()).as("the next session writes it at QoS 0").isEqualTo(RpcStatus.DELIVERED);
+    }
+
+    @Test
+    void aRequestItsSessionLostGoesAtOnceToAnotherSessionSubscribedMeanwhile() {
+        session.confirms = true;
+        subscribe();
+        CompletableFuture<RpcOutcome> outcome = request(true);
+        system.runUntilIdle();
+        RecordingSession other = new RecordingSession();
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, other, SessionSubscribeMsg.Topic.RPC, true));
+        system.runUntilIdle();
+        assertThat(other.requests).as("already sent: not sent again while its session may acknowledge it").isEmpty();
+
+        actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, false));
+        actor.tell(new RpcDeliveryMsg(TENANT, DEVICE, session.id, 1, false));
+        system.runUntilIdle();
+
+        assertThat(other.requests).containsExactly("1:setMode");
+        assertThat(outcome.join().status()).isEqualTo(RpcStatus.DELIVERED);
+    }
+
     private void subscribe() {
         actor.tell(new SessionSubscribeMsg(TENANT, DEVICE, session, SessionSubscribeMsg.Topic.RPC, true));
     }
@@ -301,8 +395,16 @@ class DeviceActorRpcTest {
         return id;
     }
 
+    private UUID persistentOneWayRequest() {
+        UUID id = UUID.randomUUID();
+        actor.tell(new ToDeviceRpcMsg(TENANT, DEVICE, id, true, "setMode", JsonNodeFactory.instance.objectNode(),
+                TIMEOUT_MS, true, System.currentTimeMillis() + 60_000, new CompletableFuture<>()));
+        return id;
+    }
+
     private static final class RecordingSession implements DeviceSession {
         private final UUID id = UUID.randomUUID();
+        private boolean confirms;
         private final List<String> requests = new ArrayList<>();
         private final List<String> attributeUpdates = new ArrayList<>();
         private boolean open = true;
@@ -321,6 +423,11 @@ class DeviceActorRpcTest {
             }
             requests.add(requestId + ":" + method);
             return true;
+        }
+
+        @Override
+        public boolean confirmsRpcDelivery() {
+            return confirms;
         }
 
         @Override

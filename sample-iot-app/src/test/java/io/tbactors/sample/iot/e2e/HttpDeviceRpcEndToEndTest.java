@@ -1,14 +1,25 @@
 package io.tbactors.sample.iot.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.tbactors.sample.iot.stats.IotStats;
+import io.tbactors.sample.iot.transport.http.DeviceLongPolls;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * ThingsBoard's two-way HTTP device API through a real HTTP client: the RPC long poll and the device's answer, the
@@ -17,6 +28,12 @@ import tools.jackson.databind.JsonNode;
 class HttpDeviceRpcEndToEndTest extends EndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Autowired
+    IotStats stats;
+
+    @Autowired
+    DeviceLongPolls longPolls;
 
     @Test
     void aDevicePollingForRpcGetsTheRequestAndItsAnswerReachesTheCaller() throws Exception {
@@ -38,6 +55,33 @@ class HttpDeviceRpcEndToEndTest extends EndToEndTest {
         ApiClient.Response response = call.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.json().get("temperature").doubleValue()).isEqualTo(21.5);
+    }
+
+    @Test
+    void aPollWhoseClientDisconnectsGivesItsSlotBackAtOnceAndTheNextRequestGoesToTheNextPoll() throws Exception {
+        // the closed connection is seen in the kernel's tables (Linux); elsewhere a poll keeps its slot to its timeout
+        assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "needs Linux's /proc/net/tcp");
+        ApiClient.Device device = newDevice();
+        int before = longPolls.getWaiting();
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.getOutputStream().write(("GET /api/v1/" + device.token() + "/rpc?timeout=30000 HTTP/1.1\r\n"
+                    + "Host: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            await().atMost(WAIT).until(() -> longPolls.getWaiting() == before + 1);
+        }
+        // the client is gone: its slot and its session with the device's actor go long before the poll's 30 s
+        await().atMost(Duration.ofSeconds(5)).until(() -> longPolls.getWaiting() == before);
+
+        // a request sent now is not handed to the closed poll (where it would be lost): the next poll gets it
+        CompletableFuture<ApiClient.Response> call = CompletableFuture.supplyAsync(() -> api.post(
+                "/api/rpc/oneway/" + device.id(), "{\"method\": \"setLed\", \"params\": 1, \"timeout\": 15000}"));
+        ApiClient.Response polled = null;
+        for (int attempt = 0; attempt < 15 && (polled == null || polled.status() != 200); attempt++) {
+            polled = api.getWithoutCredentials("/api/v1/" + device.token() + "/rpc?timeout=1000");
+        }
+        assertThat(polled.status()).isEqualTo(200);
+        assertThat(polled.json().get("method").stringValue()).isEqualTo("setLed");
+        assertThat(call.get(WAIT.toSeconds(), TimeUnit.SECONDS).status()).isEqualTo(200);
     }
 
     @Test
@@ -97,13 +141,43 @@ class HttpDeviceRpcEndToEndTest extends EndToEndTest {
     }
 
     @Test
-    void aClientSideRpcIsAnsweredByTheDefaultHandler() {
+    void aClientSideRpcIsAnsweredByTheRootRuleChain() {
         ApiClient.Device device = newDevice();
+        long before = System.currentTimeMillis();
         ApiClient.Response known = api.postAsDevice(device.token(), "rpc", "{\"method\": \"getCurrentTime\", \"params\": {}}");
         assertThat(known.status()).isEqualTo(200);
-        assertThat(known.json().get("time").longValue()).isPositive();
+        assertThat(known.json().get("time").longValue()).isGreaterThanOrEqualTo(before);
 
         ApiClient.Response unknown = api.postAsDevice(device.token(), "rpc", "{\"method\": \"launch\", \"params\": {}}");
         assertThat(unknown.json().get("error").stringValue()).contains("No handler for method 'launch'", "getCurrentTime");
+    }
+
+    @Test
+    void aClientSideRpcNothingInTheChainAnswersEndsWithRequestTimeoutAndIsCounted() {
+        JsonNode root = api.get("/api/rule-chains").json().valueStream().filter(c -> c.get("root").booleanValue())
+                .findFirst().orElseThrow();
+        String rootId = root.get("id").stringValue();
+        JsonNode original = api.get("/api/rule-chains/" + rootId).json();
+        ObjectNode withoutReply = (ObjectNode) original.deepCopy();
+        ArrayNode connections = (ArrayNode) withoutReply.get("connections");
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            if (connections.get(i).get("to").stringValue().equals("rpc-reply")) {
+                connections.remove(i);
+            }
+        }
+        assertThat(api.put("/api/rule-chains/" + rootId, withoutReply.toString()).status()).isEqualTo(200);
+        long timeoutsBefore = stats.getClientRpcOutcomes("TIMEOUT");
+        try {
+            ApiClient.Device device = newDevice();
+            ApiClient.Response response = api.postAsDevice(device.token(), "rpc",
+                    "{\"method\": \"getCurrentTime\", \"params\": {}}");
+
+            assertThat(response.status()).isEqualTo(408);
+            assertThat(response.json().get("detail").stringValue()).contains("rpc-call-reply",
+                    "sample.rpc.client-side-timeout");
+            assertThat(stats.getClientRpcOutcomes("TIMEOUT")).isGreaterThan(timeoutsBefore);
+        } finally {
+            assertThat(api.put("/api/rule-chains/" + rootId, original.toString()).status()).isEqualTo(200);
+        }
     }
 }

@@ -32,8 +32,15 @@ final class MqttDevice implements AutoCloseable {
     private final CountDownLatch lost = new CountDownLatch(1);
     private final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
 
-    /** A message the server published to the device. */
-    record Received(String topic, String payload) {
+    /**
+     * A message the server published to the device.
+     *
+     * @param topic its topic
+     * @param payload its payload
+     * @param qos the QoS it came with
+     * @param id its packet id (QoS 1), for {@link #acknowledge} when the device acknowledges by hand
+     */
+    record Received(String topic, String payload, int qos, int id) {
     }
 
     private MqttDevice(MqttAsyncClient client) {
@@ -48,6 +55,18 @@ final class MqttDevice implements AutoCloseable {
      * @throws MqttException when the connection is refused (e.g. {@code REASON_CODE_NOT_AUTHORIZED})
      */
     static MqttDevice connect(int port, String token, int maxInflight) throws MqttException {
+        return connect(port, token, maxInflight, false);
+    }
+
+    /**
+     * @param port the MQTT port
+     * @param token the device's access token
+     * @param maxInflight most QoS 1 messages the client keeps unacknowledged
+     * @param manualAcks whether the QoS 1 messages the server publishes are acknowledged only by {@link #acknowledge}
+     * @return the connected device
+     * @throws MqttException when the connection is refused
+     */
+    static MqttDevice connect(int port, String token, int maxInflight, boolean manualAcks) throws MqttException {
         MqttAsyncClient client = new MqttAsyncClient("tcp://localhost:" + port, "test-" + UUID.randomUUID().toString()
                 .substring(0, 8), new MemoryPersistence());
         MqttDevice device = new MqttDevice(client);
@@ -59,13 +78,15 @@ final class MqttDevice implements AutoCloseable {
 
             @Override
             public void messageArrived(String topic, MqttMessage message) {
-                device.received.add(new Received(topic, new String(message.getPayload(), StandardCharsets.UTF_8)));
+                device.received.add(new Received(topic, new String(message.getPayload(), StandardCharsets.UTF_8),
+                        message.getQos(), message.getId()));
             }
 
             @Override
             public void deliveryComplete(IMqttDeliveryToken token) {
             }
         });
+        client.setManualAcks(manualAcks);
         MqttConnectOptions options = new MqttConnectOptions();
         options.setUserName(token);
         options.setCleanSession(true);
@@ -127,6 +148,32 @@ final class MqttDevice implements AutoCloseable {
         IMqttToken token = client.subscribe(topics, qos);
         token.waitForCompletion(15_000);
         return token.getGrantedQos();
+    }
+
+    /**
+     * Subscribes with the QoS given and waits for the SUBACK.
+     *
+     * @param qos the QoS asked for every filter
+     * @param topics the topic filters
+     * @return the QoS granted per filter (128 for a refusal)
+     * @throws MqttException when the SUBACK did not come within 15 s
+     */
+    int[] subscribeAt(int qos, String... topics) throws MqttException {
+        int[] asked = new int[topics.length];
+        Arrays.fill(asked, qos);
+        IMqttToken token = client.subscribe(topics, asked);
+        token.waitForCompletion(15_000);
+        return token.getGrantedQos();
+    }
+
+    /**
+     * Sends the PUBACK of a QoS 1 message received (with manual acknowledgements).
+     *
+     * @param message the message
+     * @throws MqttException when it cannot be sent
+     */
+    void acknowledge(Received message) throws MqttException {
+        client.messageArrivedComplete(message.id(), message.qos());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tbactors.sample.iot.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -33,7 +34,8 @@ class MqttRpcEndToEndTest extends EndToEndTest {
         try (MqttDevice mqtt = MqttDevice.connect(mqttPort, device.token(), 10)) {
             assertThat(mqtt.subscribe(RPC_REQUESTS, MqttDevice.ATTRIBUTES, ATTRIBUTE_RESPONSES, "v1/devices/me/rpc/response/+",
                     "v1/devices/me/attributes/response/7", "v1/devices/other/#", "v1/devices/me/rpc/response/x"))
-                    .containsExactly(0, 0, 0, 0, 0, 128, 128);
+                    .containsExactly(1, 1, 1, 1, 1, 128, 128);
+            assertThat(mqtt.subscribeAt(0, RPC_REQUESTS)).containsExactly(0);
             assertThat(mqtt.isConnected()).isTrue();
         }
     }
@@ -107,6 +109,60 @@ class MqttRpcEndToEndTest extends EndToEndTest {
     }
 
     @Test
+    void aPersistentOneWayRpcAtQos1IsDeliveredWhenTheDeviceAcknowledgesItNotBefore() throws Exception {
+        ApiClient.Device device = newDevice();
+        try (MqttDevice mqtt = MqttDevice.connect(mqttPort, device.token(), 10, true)) {
+            mqtt.subscribe(RPC_REQUESTS);
+            String rpcId = api.post("/api/rpc/oneway/" + device.id(), "{\"method\": \"setLed\", \"params\": 1, "
+                    + "\"persistent\": true, \"timeout\": 20000}").json().get("rpcId").stringValue();
+
+            MqttDevice.Received request = mqtt.next(WAIT);
+            assertThat(request.qos()).isEqualTo(1);
+            await().atMost(WAIT).until(() -> "SENT".equals(status(rpcId)));
+            // not acknowledged yet: it stays SENT (ThingsBoard's state of a request the device has not confirmed)
+            assertThat(mqtt.next(Duration.ofMillis(500))).isNull();
+            assertThat(status(rpcId)).isEqualTo("SENT");
+
+            mqtt.acknowledge(request);
+            await().atMost(WAIT).until(() -> "DELIVERED".equals(status(rpcId)));
+        }
+    }
+
+    @Test
+    void aPersistentTwoWayRpcAtQos1IsDeliveredThenSuccessful() throws Exception {
+        ApiClient.Device device = newDevice();
+        try (MqttDevice mqtt = MqttDevice.connect(mqttPort, device.token(), 10, true)) {
+            mqtt.subscribe(RPC_REQUESTS);
+            String rpcId = api.post("/api/rpc/twoway/" + device.id(), "{\"method\": \"getMode\", "
+                    + "\"persistent\": true, \"timeout\": 20000}").json().get("rpcId").stringValue();
+            MqttDevice.Received request = mqtt.next(WAIT);
+            await().atMost(WAIT).until(() -> "SENT".equals(status(rpcId)));
+
+            mqtt.acknowledge(request);
+            await().atMost(WAIT).until(() -> "DELIVERED".equals(status(rpcId)));
+            mqtt.publishAndWait(request.topic().replace("/request/", "/response/"), "{\"mode\": \"eco\"}");
+            await().atMost(WAIT).until(() -> "SUCCESSFUL".equals(status(rpcId)));
+        }
+    }
+
+    @Test
+    void aRequestToADeviceSubscribedAtQos0IsDeliveredWhenWritten() throws Exception {
+        ApiClient.Device device = newDevice();
+        try (MqttDevice mqtt = MqttDevice.connect(mqttPort, device.token(), 10, true)) {
+            assertThat(mqtt.subscribeAt(0, RPC_REQUESTS)).containsExactly(0);
+            String rpcId = api.post("/api/rpc/oneway/" + device.id(), "{\"method\": \"setLed\", \"params\": 1, "
+                    + "\"persistent\": true, \"timeout\": 20000}").json().get("rpcId").stringValue();
+
+            assertThat(mqtt.next(WAIT).qos()).isZero();
+            await().atMost(WAIT).until(() -> "DELIVERED".equals(status(rpcId)));
+        }
+    }
+
+    private String status(String rpcId) {
+        return api.get("/api/rpc/persistent/" + rpcId).json().get("status").stringValue();
+    }
+
+    @Test
     void badRpcRequestsAreRefusedSayingWhatIsAllowed() {
         ApiClient.Device device = newDevice();
         ApiClient.Response noMethod = api.post("/api/rpc/twoway/" + device.id(), "{\"params\": {}}");
@@ -167,6 +223,12 @@ class MqttRpcEndToEndTest extends EndToEndTest {
             MqttDevice.Received answer = mqtt.next(WAIT);
             assertThat(answer.topic()).isEqualTo("v1/devices/me/rpc/response/42");
             assertThat(JSON.readTree(answer.payload()).get("time").longValue()).isGreaterThanOrEqualTo(before);
+
+            // answered by the root chain's other branch, with the same request id
+            mqtt.publishAndWait("v1/devices/me/rpc/request/43", "{\"method\": \"launch\"}");
+            MqttDevice.Received error = mqtt.next(WAIT);
+            assertThat(error.topic()).isEqualTo("v1/devices/me/rpc/response/43");
+            assertThat(JSON.readTree(error.payload()).get("error").stringValue()).contains("'launch'");
         }
     }
 }

@@ -26,6 +26,6 @@ class RootRuleChainTest {
 
         assertThat(chain.name()).isEqualTo("Root Rule Chain");
         assertThat(chain.firstNodeId()).isEqualTo("message-type");
-        assertThat(chain.nodes()).hasSize(6);
+        assertThat(chain.nodes()).hasSize(10);
     }
 }

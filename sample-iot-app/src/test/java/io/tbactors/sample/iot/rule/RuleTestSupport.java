@@ -17,13 +17,17 @@ import io.tbactors.rule.TbMsgCallback;
 import io.tbactors.rule.TbMsgTracker;
 import io.tbactors.rule.TbMsgType;
 import io.tbactors.rule.node.RuleNodeRegistry;
+import io.tbactors.rule.node.TbNode;
 import io.tbactors.sample.iot.rule.node.ClearAlarmNode;
 import io.tbactors.sample.iot.rule.node.CreateAlarmNode;
+import io.tbactors.sample.iot.rule.node.RpcCallReplyNode;
 import io.tbactors.sample.iot.rule.node.SaveAttributesNode;
 import io.tbactors.sample.iot.rule.node.SaveTimeseriesNode;
 import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.storage.AttributesDao;
 import io.tbactors.sample.iot.storage.TimeseriesDao;
+import io.tbactors.spring.ActorSystemContext;
+import org.springframework.beans.factory.ObjectProvider;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,7 +43,8 @@ public final class RuleTestSupport {
     }
 
     /** The mocks behind a factory. */
-    public record Mocks(TimeseriesDao timeseriesDao, AttributesDao attributesDao, AlarmService alarmService, RuleNodeRegistry registry) {
+    public record Mocks(TimeseriesDao timeseriesDao, AttributesDao attributesDao, AlarmService alarmService,
+                        ActorSystemContext actors, List<TbNode<?>> nodes, RuleNodeRegistry registry) {
     }
 
     /**
@@ -52,9 +57,13 @@ public final class RuleTestSupport {
         when(timeseriesDao.save(any(), anyLong(), any())).thenReturn(CompletableFuture.completedFuture(null));
         when(attributesDao.save(any(), anyLong(), any())).thenReturn(CompletableFuture.completedFuture(null));
         AlarmService alarmService = mock(AlarmService.class);
-        RuleNodeRegistry registry = RuleNodeRegistry.withBuiltIns(List.of(new SaveTimeseriesNode(timeseriesDao),
-                new SaveAttributesNode(attributesDao), new CreateAlarmNode(alarmService, JSON), new ClearAlarmNode(alarmService)), JSON);
-        return new Mocks(timeseriesDao, attributesDao, alarmService, registry);
+        ActorSystemContext actors = mock(ActorSystemContext.class);
+        @SuppressWarnings("unchecked")
+        ObjectProvider<ActorSystemContext> actorsProvider = mock(ObjectProvider.class);
+        when(actorsProvider.getObject()).thenReturn(actors);
+        List<TbNode<?>> nodes = List.of(new SaveTimeseriesNode(timeseriesDao), new SaveAttributesNode(attributesDao),
+                new CreateAlarmNode(alarmService, JSON), new ClearAlarmNode(alarmService), new RpcCallReplyNode(actorsProvider, JSON));
+        return new Mocks(timeseriesDao, attributesDao, alarmService, actors, nodes, RuleNodeRegistry.withBuiltIns(nodes, JSON));
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -19,6 +20,7 @@ import io.tbactors.rule.TbMsgType;
 import io.tbactors.rule.chain.RuleNodeDefinition;
 import io.tbactors.rule.node.BoundRuleNode;
 import io.tbactors.rule.node.RuleNodeResult;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcResponseMsg;
 import io.tbactors.sample.iot.alarm.Alarm;
 import io.tbactors.sample.iot.alarm.AlarmService;
 import io.tbactors.sample.iot.alarm.AlarmSeverity;
@@ -68,6 +70,31 @@ class SampleRuleNodesTest {
         assertThat(node.processAndWait(telemetry(Map.of("t", 9L))).relations()).containsExactly("False");
         assertThat(node.processAndWait(normal).relations()).containsExactly("Cleared");
         assertThat(node.processAndWait(telemetry(Map.of("t", 2L))).relations()).as("nothing active").containsExactly("False");
+    }
+
+    @Test
+    void rpcCallReplyAnswersTheRequestItsMetadataNamesWithTheMessagesData() throws Exception {
+        BoundRuleNode<?> node = node("rpc-call-reply", Map.of());
+        UUID session = UUID.randomUUID();
+        TbMsg request = RuleTestSupport.msg(new IotStats(), TbMsgType.TO_SERVER_RPC_REQUEST, Map.of("time", 1234L))
+                .withMetadata("requestId", "42").withMetadata("sessionId", session.toString());
+
+        assertThat(node.processAndWait(request).relations()).containsExactly("Success");
+        verify(mocks.actors()).tell(new ToServerRpcResponseMsg(request.tenantId(), request.originatorId(), session, 42,
+                "{\"time\":1234}"));
+    }
+
+    @Test
+    void rpcCallReplyFailsSayingWhatIsMissing() {
+        BoundRuleNode<?> node = node("rpc-call-reply", Map.of());
+        TbMsg noSession = RuleTestSupport.msg(new IotStats(), TbMsgType.TO_SERVER_RPC_REQUEST, Map.of("time", 1L))
+                .withMetadata("requestId", "42");
+        TbMsg noData = RuleTestSupport.msg(new IotStats(), TbMsgType.TO_SERVER_RPC_REQUEST, Map.of())
+                .withMetadata("requestId", "42").withMetadata("sessionId", UUID.randomUUID().toString());
+
+        assertThatThrownBy(() -> node.processAndWait(noSession)).hasMessageContaining("no metadata 'sessionId'");
+        assertThatThrownBy(() -> node.processAndWait(noData)).hasMessageContaining("data is empty");
+        verify(mocks.actors(), never()).tell(any());
     }
 
     private static Alarm alarm() {

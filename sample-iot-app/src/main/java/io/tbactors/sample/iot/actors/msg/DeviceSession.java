@@ -25,6 +25,18 @@ public interface DeviceSession {
     boolean sendRpcRequest(int requestId, String method, JsonNode params);
 
     /**
+     * Whether this session tells the device's actor when a request it took reached the device
+     * ({@link RpcDeliveryMsg}: an MQTT session subscribed at QoS 1 on the device's PUBACK, an HTTP long poll once its
+     * answer is written) rather than the request counting as delivered once {@link #sendRpcRequest} took it (MQTT QoS
+     * 0). Asked right after {@link #sendRpcRequest} returned true, on the actor's thread.
+     *
+     * @return true when the session confirms delivery; the default, false
+     */
+    default boolean confirmsRpcDelivery() {
+        return false;
+    }
+
+    /**
      * Pushes changed shared attributes to the device ({@code v1/devices/me/attributes}).
      *
      * @param changed key to new value

@@ -138,6 +138,11 @@ public class DeviceApiServlet extends HttpServlet {
             };
         }
 
+        /** @return whether a POST is a device's own RPC request, which waits for the rule chain's answer */
+        boolean clientRpc() {
+            return "rpc".equals(resource) && sub == null;
+        }
+
         /** @return whether a GET is a long poll */
         boolean longPoll() {
             return "rpc".equals(resource) || "updates".equals(sub);
@@ -189,28 +194,61 @@ public class DeviceApiServlet extends HttpServlet {
     private void serveGet(Target target, HttpServletRequest request, HttpServletResponse response, long started) {
         String path = request.getRequestURI();
         AsyncContext async = request.startAsync(request, response);
-        CompletableFuture<ResponseEntity<Object>> answer;
         try {
             if (target.longPoll()) {
                 long timeoutMs = longPolls.timeoutMs(request.getParameter("timeout"));
                 // the poll's own timeout answers (408); the container's only backs it up
                 async.setTimeout(timeoutMs + CONTAINER_TIMEOUT_MARGIN_MS);
-                answer = "rpc".equals(target.resource()) ? longPolls.pollRpc(target.accessToken(), timeoutMs, path)
+                DeviceLongPolls.LongPoll poll = "rpc".equals(target.resource())
+                        ? longPolls.pollRpc(target.accessToken(), timeoutMs, path)
                         : longPolls.pollAttributeUpdates(target.accessToken(), timeoutMs, path);
-            } else {
-                async.setTimeout(settings.getReplyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MS);
-                answer = longPolls.attributes(target.accessToken(), request.getParameter("clientKeys"),
-                        request.getParameter("sharedKeys"), path);
+                // the container's notice that the request ended otherwise (the client closed the connection, its own
+                // timeout) ends the poll at once: its slot and its session with the device's actor go
+                async.addListener(new PollEndListener(poll));
+                longPolls.watchConnection(poll, request.getLocalPort(), request.getRemotePort());
+                poll.answer().whenComplete((entity, never) -> poll.written(answer(async, entity, NOT_TIMED, true)));
+                return;
             }
+            async.setTimeout(settings.getReplyTimeout().toMillis() + CONTAINER_TIMEOUT_MARGIN_MS);
+            longPolls.attributes(target.accessToken(), request.getParameter("clientKeys"), request.getParameter("sharedKeys"),
+                    path).whenComplete((entity, never) -> answer(async, entity, started));
         } catch (ApiException refused) {
-            answer = CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
+            answer(async, ProblemResponses.of(refused.getStatus(), refused.getMessage(), path),
+                    target.longPoll() ? NOT_TIMED : started);
         } catch (RuntimeException unexpected) {
             log.error("Unexpected failure of GET {}", LogText.escape(path), unexpected);
-            answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
-                    "Unexpected server error; see the server log", path));
+            answer(async, ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected server error; see the server "
+                    + "log", path), target.longPoll() ? NOT_TIMED : started);
         }
-        long timed = target.longPoll() ? NOT_TIMED : started;
-        answer.whenComplete((entity, never) -> answer(async, entity, timed));
+    }
+
+    /** Ends a long poll when its request ends before the poll answered: an error (the client left) or a timeout. */
+    private static final class PollEndListener implements AsyncListener {
+
+        private final DeviceLongPolls.LongPoll poll;
+
+        private PollEndListener(DeviceLongPolls.LongPoll poll) {
+            this.poll = poll;
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            poll.clientGone();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            poll.clientGone();
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            poll.clientGone();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+        }
     }
 
     /** Dispatches a POST whose body is all read. */
@@ -219,7 +257,7 @@ public class DeviceApiServlet extends HttpServlet {
             return switch (target.resource()) {
                 case "telemetry" -> handler.postTelemetry(target.accessToken(), body, path);
                 case "attributes" -> handler.postAttributes(target.accessToken(), body, path);
-                default -> target.sub() == null ? longPolls.clientRpc(target.accessToken(), body)
+                default -> target.sub() == null ? longPolls.clientRpc(target.accessToken(), body, path)
                         : longPolls.rpcResponse(target.accessToken(), target.sub(), body, path);
             };
         } catch (ApiException refused) {
@@ -314,8 +352,10 @@ public class DeviceApiServlet extends HttpServlet {
             if (!ended.compareAndSet(false, true)) {
                 return;
             }
-            // from here the reply timeout answers (503); the container's own timeout only backs it up
-            async.setTimeout(settings.getBodyReadTimeout().plus(settings.getReplyTimeout()).plusSeconds(5).toMillis());
+            // from here the reply timeout answers (503; a client-side RPC's own timeout, 408); the container's own
+            // timeout only backs it up
+            async.setTimeout(settings.getBodyReadTimeout().plus(target.clientRpc() ? longPolls.getClientRpcTimeout()
+                    : settings.getReplyTimeout()).plusSeconds(5).toMillis());
             String path = request.getRequestURI();
             CompletableFuture<ResponseEntity<Object>> answer;
             try {
@@ -325,7 +365,9 @@ public class DeviceApiServlet extends HttpServlet {
                 answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
                         "Unexpected server error; see the server log", path));
             }
-            answer.whenComplete((entity, never) -> answer(async, entity, started));
+            // a client-side RPC waits for the rule chain by design: left out of the requests' timer, as long polls are
+            long timed = target.clientRpc() ? NOT_TIMED : started;
+            answer.whenComplete((entity, never) -> answer(async, entity, timed));
         }
 
         @Override
@@ -362,7 +404,19 @@ public class DeviceApiServlet extends HttpServlet {
 
     /** Writes the handler's answer and ends the request, on whichever thread the answer came. */
     private void answer(AsyncContext async, ResponseEntity<Object> entity, long started) {
+        answer(async, entity, started, false);
+    }
+
+    /**
+     * Writes the handler's answer and ends the request, on whichever thread the answer came.
+     *
+     * @param flush whether to send it to the connection before ending the request, so that a connection the client
+     *     closed shows in the result (a long poll's request must know whether it was written)
+     * @return whether the answer was written (false: the client went away, or the request had ended)
+     */
+    private boolean answer(AsyncContext async, ResponseEntity<Object> entity, long started, boolean flush) {
         record(started, entity.getStatusCode().value());
+        boolean written = false;
         try {
             HttpServletResponse response = (HttpServletResponse) async.getResponse();
             response.setStatus(entity.getStatusCode().value());
@@ -370,10 +424,22 @@ public class DeviceApiServlet extends HttpServlet {
             if (entity.getBody() != null) {
                 response.setContentType(entity.getBody() instanceof ProblemDetail ? MediaType.APPLICATION_PROBLEM_JSON_VALUE
                         : MediaType.APPLICATION_JSON_VALUE);
-                jsonMapper.writeValue(response.getOutputStream(), entity.getBody());
+                if (flush) {
+                    // its length known, so that flushing does not switch the answer to chunks
+                    byte[] body = jsonMapper.writeValueAsBytes(entity.getBody());
+                    response.setContentLength(body.length);
+                    response.getOutputStream().write(body);
+                } else {
+                    jsonMapper.writeValue(response.getOutputStream(), entity.getBody());
+                }
             } else {
                 response.setContentLength(0);
             }
+            if (flush) {
+                // sent now, so that a connection the client closed shows here
+                response.flushBuffer();
+            }
+            written = true;
         } catch (IOException | RuntimeException cannotAnswer) {
             // the client went away, or the request already ended (its container timeout): nobody to answer
             if (log.isDebugEnabled()) {
@@ -384,8 +450,10 @@ public class DeviceApiServlet extends HttpServlet {
                 async.complete();
             } catch (IllegalStateException alreadyEnded) {
                 // ended by the container (timeout, error) meanwhile
+                written = false;
             }
         }
+        return written;
     }
 
     private void refuse(AsyncContext async, HttpStatus status, String detail, long started) throws IOException {

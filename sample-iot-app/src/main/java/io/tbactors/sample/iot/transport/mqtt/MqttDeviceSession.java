@@ -3,7 +3,9 @@ package io.tbactors.sample.iot.transport.mqtt;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +21,7 @@ import io.netty.handler.codec.mqtt.MqttConnectMessage;
 import io.netty.handler.codec.mqtt.MqttConnectReturnCode;
 import io.netty.handler.codec.mqtt.MqttMessage;
 import io.netty.handler.codec.mqtt.MqttMessageBuilders;
+import io.netty.handler.codec.mqtt.MqttMessageIdVariableHeader;
 import io.netty.handler.codec.mqtt.MqttPublishMessage;
 import io.netty.handler.codec.mqtt.MqttQoS;
 import io.netty.handler.codec.mqtt.MqttSubscribeMessage;
@@ -27,6 +30,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.device.Device;
 import io.tbactors.sample.iot.ingestion.DeviceRequests;
@@ -69,6 +73,9 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
     private static final byte REASON_QUOTA_EXCEEDED = (byte) 0x97;
     private static final byte SUBSCRIPTION_REFUSED = (byte) 0x80;
     private static final int MAX_RETRY_DELAY_MS = 50;
+    private static final int MAX_PACKET_ID = 65_535;
+    /** Most QoS 1 messages to the device left unacknowledged; a client past it does not acknowledge, and is closed. */
+    private static final int MAX_UNACKNOWLEDGED = 1_000;
 
     private final MqttDeviceServer server;
     private final UUID sessionId = UUID.randomUUID();
@@ -93,6 +100,15 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
     private boolean rpcSubscribed;
     /** Whether the device subscribed to {@code v1/devices/me/attributes}, so its actor pushes shared-attribute updates. */
     private boolean attributesSubscribed;
+    /** The QoS granted per topic filter the device subscribed to; what is published on a topic goes at its QoS. */
+    private final Map<String, MqttQoS> granted = new HashMap<>();
+    /** The QoS of the device's RPC subscription, read on its actor's thread when it sends a request. */
+    private volatile MqttQoS rpcQos = MqttQoS.AT_MOST_ONCE;
+    /** Whether the last request {@link #sendRpcRequest} took goes at QoS 1 (the device's actor's thread only). */
+    private boolean lastRpcConfirmed;
+    /** QoS 1 messages published to the device and not yet acknowledged: packet id to RPC request id (-1: not RPC). */
+    private final Map<Integer, Integer> awaitingAck = new HashMap<>();
+    private int lastPacketId;
 
     MqttDeviceSession(MqttDeviceServer server) {
         this.server = server;
@@ -127,6 +143,7 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
                 case CONNECT -> onConnect((MqttConnectMessage) message);
                 case PUBLISH -> onPublish((MqttPublishMessage) message);
                 case PINGREQ -> ctx.writeAndFlush(MqttMessage.PINGRESP);
+                case PUBACK -> onPubAck(message);
                 case SUBSCRIBE -> onSubscribe((MqttSubscribeMessage) message);
                 case UNSUBSCRIBE -> onUnsubscribe((MqttUnsubscribeMessage) message);
                 case DISCONNECT -> ctx.close();
@@ -248,16 +265,22 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
             close("a SUBSCRIBE before its CONNECT was accepted", true);
             return;
         }
-        // ThingsBoard's topics are granted at QoS 0 (what this server publishes: a request lost with the connection
-        // times out, and is answered so); any other topic is refused, per topic, so the client knows
+        // ThingsBoard's topics are granted at the QoS asked, at most 1 (what is published on a topic goes at its QoS: an
+        // RPC request at QoS 1 is delivered when the device acknowledges it); any other topic is refused, per topic,
+        // so the client knows
         MqttMessageBuilders.SubAckBuilder subAck = MqttMessageBuilders.subAck()
                 .packetId(subscribe.variableHeader().messageId());
         boolean subscribesToRpc = false;
         boolean subscribesToAttributes = false;
         for (var topic : subscribe.payload().topicSubscriptions()) {
             if (subscribable(topic.topicName())) {
-                subAck.addGrantedQos(MqttQoS.AT_MOST_ONCE);
-                subscribesToRpc |= topic.topicName().equals(RPC_REQUEST_TOPIC_PREFIX + "+");
+                MqttQoS qos = topic.qualityOfService() == MqttQoS.AT_MOST_ONCE ? MqttQoS.AT_MOST_ONCE : MqttQoS.AT_LEAST_ONCE;
+                subAck.addGrantedQos(qos);
+                granted.put(topic.topicName(), qos);
+                if (topic.topicName().equals(RPC_REQUEST_TOPIC_PREFIX + "+")) {
+                    subscribesToRpc = true;
+                    rpcQos = qos;
+                }
                 subscribesToAttributes |= topic.topicName().equals(ATTRIBUTES_TOPIC);
             } else {
                 log.debug("Refused a subscription of {} to '{}': not a device API topic (allowed: {})", who(),
@@ -294,6 +317,7 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
     }
 
     private void onUnsubscribe(MqttUnsubscribeMessage unsubscribe) {
+        unsubscribe.payload().topics().forEach(granted::remove);
         if (device != null) {
             if (rpcSubscribed && unsubscribe.payload().topics().contains(RPC_REQUEST_TOPIC_PREFIX + "+")) {
                 rpcSubscribed = false;
@@ -322,8 +346,16 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
         body.put("method", method);
         body.set("params", params);
         byte[] payload = body.toString().getBytes(StandardCharsets.UTF_8);
-        ctx.executor().execute(() -> publishToDevice(RPC_REQUEST_TOPIC_PREFIX + requestId, payload));
+        MqttQoS qos = rpcQos;
+        lastRpcConfirmed = qos == MqttQoS.AT_LEAST_ONCE;
+        ctx.executor().execute(() -> publishToDevice(RPC_REQUEST_TOPIC_PREFIX + requestId, payload, qos, requestId));
         return true;
+    }
+
+    /** @return whether the request just taken goes at QoS 1: its actor hears of the PUBACK (or of its loss) */
+    @Override
+    public boolean confirmsRpcDelivery() {
+        return lastRpcConfirmed;
     }
 
     @Override
@@ -337,12 +369,69 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
     }
 
     private void publishToDevice(String topic, byte[] payload) {
-        if (!ctx.channel().isActive()) {
+        publishToDevice(topic, payload, qosFor(topic), -1);
+    }
+
+    /**
+     * Publishes at the QoS given; a QoS 1 message waits for its PUBACK, and an RPC request's actor hears of it (or, when
+     * the connection ends first, that the request did not reach the device).
+     */
+    private void publishToDevice(String topic, byte[] payload, MqttQoS qos, int rpcRequestId) {
+        boolean confirm = qos == MqttQoS.AT_LEAST_ONCE;
+        if (!ctx.channel().isActive() || closing) {
+            if (confirm && rpcRequestId >= 0) {
+                server.getSessionLink().rpcDelivery(device, sessionId, rpcRequestId, false);
+            }
             return;
         }
-        ctx.writeAndFlush(MqttMessageBuilders.publish().topicName(topic).qos(MqttQoS.AT_MOST_ONCE).retained(false)
-                .payload(Unpooled.wrappedBuffer(payload)).build());
+        MqttMessageBuilders.PublishBuilder publish = MqttMessageBuilders.publish().topicName(topic).qos(qos)
+                .retained(false).payload(Unpooled.wrappedBuffer(payload));
+        if (confirm) {
+            if (awaitingAck.size() >= MAX_UNACKNOWLEDGED) {
+                if (rpcRequestId >= 0) {
+                    server.getSessionLink().rpcDelivery(device, sessionId, rpcRequestId, false);
+                }
+                close(MAX_UNACKNOWLEDGED + " QoS 1 messages left unacknowledged (no PUBACK)", true);
+                return;
+            }
+            int packetId = nextPacketId();
+            awaitingAck.put(packetId, rpcRequestId);
+            publish.messageId(packetId);
+        }
+        ctx.writeAndFlush(publish.build());
         server.getMetrics().sentToDevice();
+    }
+
+    /** @return the QoS granted to the subscription that matches the topic (the highest), QoS 0 when none does */
+    private MqttQoS qosFor(String topic) {
+        MqttQoS qos = MqttQoS.AT_MOST_ONCE;
+        for (Map.Entry<String, MqttQoS> grant : granted.entrySet()) {
+            String filter = grant.getKey();
+            boolean matches = filter.equals(topic) || filter.endsWith("/+") && topic.startsWith(filter.substring(0,
+                    filter.length() - 1)) && topic.indexOf('/', filter.length() - 1) < 0;
+            if (matches && grant.getValue().value() > qos.value()) {
+                qos = grant.getValue();
+            }
+        }
+        return qos;
+    }
+
+    private int nextPacketId() {
+        do {
+            lastPacketId = lastPacketId == MAX_PACKET_ID ? 1 : lastPacketId + 1;
+        } while (awaitingAck.containsKey(lastPacketId));
+        return lastPacketId;
+    }
+
+    /** The device acknowledged a QoS 1 message: an RPC request is DELIVERED. */
+    private void onPubAck(MqttMessage pubAck) {
+        int packetId = ((MqttMessageIdVariableHeader) pubAck.variableHeader()).messageId();
+        Integer rpcRequestId = awaitingAck.remove(packetId);
+        if (rpcRequestId == null) {
+            log.debug("PUBACK of {} for packet {}, which awaits none", who(), packetId);
+        } else if (rpcRequestId >= 0 && device != null) {
+            server.getSessionLink().rpcDelivery(device, sessionId, rpcRequestId, true);
+        }
     }
 
     /** Takes waiting messages into the rule engine while there is room, then decides whether to read on. */
@@ -459,21 +548,34 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
         });
     }
 
-    /** {@code v1/devices/me/rpc/request/{id}}: client-side RPC, answered on {@code v1/devices/me/rpc/response/{id}}. */
+    /**
+     * {@code v1/devices/me/rpc/request/{id}}: client-side RPC, through the tenant's rule chain; its answer is published on
+     * {@code v1/devices/me/rpc/response/{id}}. A request nothing answers in time gets nothing (its device actor counts
+     * it, {@code sample.iot.rpc.client.requests{status="timeout"}}).
+     */
     private void onClientRpc(Publish publish) {
         Integer requestId = idAfter(publish, RPC_REQUEST_TOPIC_PREFIX);
         if (requestId == null) {
             return;
         }
-        JsonNode answer;
+        DeviceRequests.ClientRpcRequest request;
         try {
-            answer = server.getRequests().clientRpc(device, publish.payload());
+            request = server.getRequests().parseClientRpc(publish.payload());
         } catch (ApiException invalid) {
             reject(publish, REASON_PAYLOAD_FORMAT_INVALID, invalid.getMessage());
             return;
         }
         acknowledgeNow(publish);
-        publishToDevice(RPC_RESPONSE_TOPIC_PREFIX + requestId, answer.toString().getBytes(StandardCharsets.UTF_8));
+        server.getSessionLink().clientRpc(device, sessionId, requestId, request).whenComplete((outcome, never) -> {
+            if (outcome.status() == RpcStatus.SUCCESSFUL) {
+                byte[] payload = outcome.response().getBytes(StandardCharsets.UTF_8);
+                ctx.executor().execute(() -> publishToDevice(RPC_RESPONSE_TOPIC_PREFIX + requestId, payload));
+            } else if (outcome.status() == RpcStatus.TIMEOUT) {
+                log.debug("RPC request {} of {} got no answer: {}", requestId, who(), outcome.reason());
+            } else {
+                log.warn("RPC request {} of {} was not answered: {}", requestId, who(), outcome.reason());
+            }
+        });
     }
 
     private Integer idAfter(Publish publish, String prefix) {
@@ -596,6 +698,11 @@ final class MqttDeviceSession extends ChannelInboundHandlerAdapter implements De
             rpcSubscribed = false;
             server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.RPC, false);
         }
+        // RPC requests published at QoS 1 and not acknowledged did not reach the device: their actor sends them to the
+        // next session (after the unsubscription above, which it hears of first)
+        awaitingAck.values().stream().filter(id -> id >= 0).forEach(id -> server.getSessionLink().rpcDelivery(device,
+                sessionId, id, false));
+        awaitingAck.clear();
         if (attributesSubscribed) {
             attributesSubscribed = false;
             server.getSessionLink().subscribe(device, this, SessionSubscribeMsg.Topic.ATTRIBUTES, false);

@@ -3,8 +3,11 @@ package io.tbactors.sample.iot.transport.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -21,6 +24,7 @@ import io.tbactors.sample.iot.ingestion.DeviceRequests;
 import io.tbactors.sample.iot.ingestion.DeviceSessionLink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 import org.mockito.ArgumentCaptor;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -40,7 +44,8 @@ class DeviceLongPollsTest {
         when(deviceService.findByAccessToken("token")).thenReturn(Optional.of(DEVICE));
         when(link.subscribe(any(), any(), any(), anyBoolean())).thenReturn(true);
         properties.getDeviceApi().setMaxLongPolls(max);
-        polls = new DeviceLongPolls(deviceService, link, mock(DeviceRequests.class), properties);
+        polls = new DeviceLongPolls(deviceService, link, mock(DeviceRequests.class), properties,
+                JsonMapper.builder().build());
         return polls;
     }
 
@@ -52,9 +57,9 @@ class DeviceLongPollsTest {
     @Test
     void aPollPastTheBoundIsRefusedWith429AndRetryAfterAndTheSlotComesBackWhenAPollEnds() {
         DeviceLongPolls polls = polls(1);
-        CompletableFuture<ResponseEntity<Object>> first = polls.pollRpc("token", 60_000, "/p");
+        CompletableFuture<ResponseEntity<Object>> first = polls.pollRpc("token", 60_000, "/p").answer();
 
-        ResponseEntity<Object> second = polls.pollRpc("token", 60_000, "/p").join();
+        ResponseEntity<Object> second = polls.pollRpc("token", 60_000, "/p").answer().join();
         assertThat(second.getStatusCode().value()).isEqualTo(429);
         assertThat(second.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
         assertThat(second.getBody().toString()).contains("sample.device-api.max-long-polls");
@@ -65,7 +70,7 @@ class DeviceLongPollsTest {
         assertThat(first.join().getStatusCode().value()).isEqualTo(200);
         assertThat(polls.getWaiting()).isZero();
         verify(link).subscribe(eq(DEVICE), eq(session), eq(SessionSubscribeMsg.Topic.RPC), eq(false));
-        assertThat(polls.pollRpc("token", 60_000, "/p")).isNotDone();
+        assertThat(polls.pollRpc("token", 60_000, "/p").answer()).isNotDone();
     }
 
     @Test
@@ -79,12 +84,47 @@ class DeviceLongPollsTest {
 
     @Test
     void aPollThatTimedOutTakesNoRequest() {
-        CompletableFuture<ResponseEntity<Object>> poll = polls(10).pollRpc("token", 1, "/p");
+        CompletableFuture<ResponseEntity<Object>> poll = polls(10).pollRpc("token", 1, "/p").answer();
         DeviceSession session = subscribedSession();
 
         assertThat(poll.join().getStatusCode().value()).isEqualTo(408);
         assertThat(session.sendRpcRequest(1, "m", JsonNodeFactory.instance.objectNode())).isFalse();
         assertThat(polls.getWaiting()).isZero();
+    }
+
+    @Test
+    void aPollWhoseClientLeftEndsAtOnceGivingItsSlotAndSessionBackAndTakesNothing() {
+        DeviceLongPolls.LongPoll poll = polls(10).pollRpc("token", 60_000, "/p");
+        DeviceSession session = subscribedSession();
+        assertThat(polls.getWaiting()).isEqualTo(1);
+
+        poll.clientGone();
+
+        assertThat(polls.getWaiting()).isZero();
+        verify(link).subscribe(eq(DEVICE), eq(session), eq(SessionSubscribeMsg.Topic.RPC), eq(false));
+        assertThat(session.sendRpcRequest(1, "m", JsonNodeFactory.instance.objectNode())).isFalse();
+        poll.written(false);
+        verify(link, never()).rpcDelivery(any(), any(), anyInt(), anyBoolean());
+    }
+
+    @Test
+    void aRequestAPollTookIsDeliveredWhenItsAnswerIsWrittenAndWaitsForTheNextSessionWhenItIsNot() {
+        DeviceLongPolls.LongPoll written = polls(10).pollRpc("token", 60_000, "/p");
+        DeviceSession first = subscribedSession();
+        assertThat(first.sendRpcRequest(1, "m", JsonNodeFactory.instance.objectNode())).isTrue();
+        assertThat(first.confirmsRpcDelivery()).isTrue();
+        written.written(true);
+        verify(link).rpcDelivery(DEVICE, first.sessionId(), 1, true);
+
+        DeviceLongPolls.LongPoll lost = polls.pollRpc("token", 60_000, "/p");
+        ArgumentCaptor<DeviceSession> sessions = ArgumentCaptor.forClass(DeviceSession.class);
+        verify(link, times(2)).subscribe(eq(DEVICE), sessions.capture(),
+                eq(SessionSubscribeMsg.Topic.RPC), eq(true));
+        DeviceSession second = sessions.getAllValues().get(1);
+        assertThat(second.sendRpcRequest(2, "m", JsonNodeFactory.instance.objectNode())).isTrue();
+        lost.clientGone();
+        lost.written(false);
+        verify(link).rpcDelivery(DEVICE, second.sessionId(), 2, false);
     }
 
     private DeviceSession subscribedSession() {
