@@ -17,6 +17,7 @@ import io.tbactors.rule.RuleEngineContext;
 import io.tbactors.rule.TbMsg;
 import io.tbactors.rule.TbMsgType;
 import io.tbactors.rule.actors.msg.ToRuleEngineMsg;
+import io.tbactors.sample.iot.actors.msg.RemoteSessions;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
@@ -32,6 +33,7 @@ import io.tbactors.testkit.TbTestActorSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -63,7 +65,8 @@ class DeviceActorClientRpcTest {
         RpcDao rpcDao = mock(RpcDao.class);
         when(rpcDao.findActive(DEVICE)).thenReturn(List.of());
         IotActorServices services = new IotActorServices(deviceService, mock(RuleChainService.class),
-                mock(RuleEngineContext.class), stats, properties, rpcDao, JsonMapper.builder().build());
+                mock(RuleEngineContext.class), stats, properties, rpcDao, JsonMapper.builder().build(),
+                new StaticListableBeanFactory().getBeanProvider(RemoteSessions.class));
         system = TbTestActorSystem.manual();
         tenant = system.probes().spawn("tenant");
         actor = system.createChildActor(TbActorCreator.of(IotActorIds.device(DEVICE),
