@@ -9,6 +9,7 @@ import io.tbactors.api.TbActorStopReason;
 import io.tbactors.kafka.TbEntityMsg;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.sample.iot.actors.msg.TenantAwareMsg;
+import io.tbactors.sample.iot.actors.msg.ClusterClientRpcRequest;
 import io.tbactors.sample.iot.actors.msg.ClusterDeviceData;
 import io.tbactors.sample.iot.actors.msg.ClusterRpcRequest;
 import io.tbactors.sample.iot.actors.msg.ClusterSessionSubscribe;
@@ -65,7 +66,8 @@ public class AppActor extends AbstractTbActor {
     }
 
     /**
-     * A command to a device (an RPC request, a session's subscription or answer, changed shared attributes) that
+     * A command to a device (an RPC request, a session's subscription, answer or delivery notice, a device's own RPC
+     * request, changed shared attributes) that
      * reached its owner node. Its record is done once the device's actor has it: a request's end is its outcome, which
      * goes back to the caller's node.
      */
@@ -78,6 +80,8 @@ public class AppActor extends AbstractTbActor {
             return true;
         } else if (payload instanceof ClusterRpcRequest request) {
             local = request.toLocal(params(request.params()), sessions);
+        } else if (payload instanceof ClusterClientRpcRequest request) {
+            local = request.toLocal(request.params() == null ? null : params(request.params()), sessions);
         } else if (payload instanceof ClusterSessionSubscribe subscription) {
             local = subscription.toLocal(sessions);
         } else if (payload instanceof DeviceAwareMsg deviceMsg) {

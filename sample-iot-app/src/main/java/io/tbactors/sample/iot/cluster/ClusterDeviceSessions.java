@@ -16,16 +16,19 @@ import io.tbactors.kafka.TbBroadcastListener;
 import io.tbactors.kafka.TbClusterRouter;
 import io.tbactors.kafka.TbNodeChannel;
 import io.tbactors.sample.iot.actors.IotActorIds;
+import io.tbactors.sample.iot.actors.msg.ClusterClientRpcRequest;
 import io.tbactors.sample.iot.actors.msg.ClusterRpcOutcome;
 import io.tbactors.sample.iot.actors.msg.ClusterRpcRequest;
 import io.tbactors.sample.iot.actors.msg.ClusterSessionSubscribe;
 import io.tbactors.sample.iot.actors.msg.DeviceAwareMsg;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
 import io.tbactors.sample.iot.actors.msg.RemoteSessions;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
 import io.tbactors.sample.iot.actors.msg.ToRemoteSessionMsg;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.stats.IotStats;
 import lombok.extern.slf4j.Slf4j;
@@ -66,6 +69,7 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
     private final IotStats stats;
     private final JsonMapper jsonMapper;
     private final Duration refresh;
+    private final long clientSideTimeoutMs;
     private final Map<UUID, LocalSession> sessions = new ConcurrentHashMap<>();
     private final Map<UUID, CompletableFuture<RpcOutcome>> waiting = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor sender = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -87,7 +91,7 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
      * @param member tells when partitions move
      * @param stats counts what fails
      * @param jsonMapper reads the JSON that crossed the wire
-     * @param properties {@code sample.rpc.session-refresh}
+     * @param properties {@code sample.rpc.session-refresh} and {@code sample.rpc.client-side-timeout}
      */
     public ClusterDeviceSessions(@Lazy TbClusterRouter router, @Lazy TbNodeChannel channel, ObjectProvider<KafkaClusterMember> member,
                                  IotStats stats, JsonMapper jsonMapper, SampleProperties properties) {
@@ -97,6 +101,7 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
         this.stats = stats;
         this.jsonMapper = jsonMapper;
         this.refresh = properties.getRpc().getSessionRefresh();
+        this.clientSideTimeoutMs = properties.getRpc().getClientSideTimeout().toMillis();
         sender.setRemoveOnCancelPolicy(true);
     }
 
@@ -144,32 +149,11 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
      * @param msg the request, whose outcome the caller waits for
      */
     public void request(ToDeviceRpcMsg msg) {
-        CompletableFuture<RpcOutcome> outcome = msg.outcome();
         if (!msg.persistent()) {
-            waiting.put(msg.rpcId(), outcome);
-            long wait = msg.timeoutMs() + OUTCOME_MARGIN_MS;
-            ScheduledFuture<?> backstop = sender.schedule(() -> {
-                if (waiting.remove(msg.rpcId(), outcome) && outcome.complete(RpcOutcome.timeout("no outcome came back from the "
-                        + "node that owns device " + msg.deviceId() + " within " + wait + " ms (the request's timeout and "
-                        + OUTCOME_MARGIN_MS + " ms): that node may have stopped, or the request is still on its way"))) {
-                    stats.rpcClusterFailure("no-outcome");
-                    log.warn("RPC request {} to device {}: no outcome from the device's owner node within {} ms; the call ends as "
-                            + "timed out", msg.rpcId(), msg.deviceId(), wait);
-                }
-            }, wait, TimeUnit.MILLISECONDS);
-            outcome.whenComplete((ended, error) -> {
-                waiting.remove(msg.rpcId(), outcome);
-                // a request may wait up to sample.rpc.max-timeout: its timer leaves the queue when it ends first
-                backstop.cancel(false);
-            });
+            awaitOutcome(msg.rpcId(), msg.outcome(), msg.timeoutMs() + OUTCOME_MARGIN_MS, "RPC request " + msg.rpcId(),
+                    msg.deviceId());
         }
-        CompletableFuture<Void> sent;
-        try {
-            sent = router.send(IotActorIds.DEVICE, msg.deviceId(), ClusterRpcRequest.of(msg, channel.getNodeId()));
-        } catch (RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
-        }
-        sent.whenComplete((ok, error) -> {
+        sendToOwner(msg.deviceId(), ClusterRpcRequest.of(msg, channel.getNodeId())).whenComplete((ok, error) -> {
             if (error == null) {
                 return;
             }
@@ -179,20 +163,71 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
                         + "and is sent when the device's actor starts again", msg.rpcId(), msg.deviceId(), error.toString());
             } else {
                 log.warn("RPC request {} to device {} was not taken by the cluster: {}", msg.rpcId(), msg.deviceId(), error.toString());
-                outcome.complete(RpcOutcome.failed("the request did not reach the node that owns device " + msg.deviceId()
+                msg.outcome().complete(RpcOutcome.failed("the request did not reach the node that owns device " + msg.deviceId()
                         + " (" + error.getMessage() + "); send it again"));
             }
         });
     }
 
-    private void tellOwner(UUID deviceId, TbActorMsg msg, String what) {
-        CompletableFuture<Void> sent;
+    /**
+     * Sends a device's own RPC request (client-side RPC) to the device's owner, whose device actor sends it through the
+     * tenant's root chain; the chain's answer comes back here, or, when none comes within the client-side timeout and
+     * {@link #OUTCOME_MARGIN_MS}, the request ends as timed out here.
+     *
+     * @param msg the request, whose reply the device's session waits for
+     */
+    public void clientRpc(ToServerRpcRequestMsg msg) {
+        UUID callId = UUID.randomUUID();
+        awaitOutcome(callId, msg.reply(), clientSideTimeoutMs + OUTCOME_MARGIN_MS, "RPC request " + msg.requestId()
+                + " of session " + msg.sessionId(), msg.deviceId());
+        sendToOwner(msg.deviceId(), ClusterClientRpcRequest.of(msg, callId, channel.getNodeId())).whenComplete((ok, error) -> {
+            if (error != null) {
+                stats.rpcClusterFailure("not-sent");
+                log.warn("RPC request {} of device {} was not taken by the cluster: {}", msg.requestId(), msg.deviceId(),
+                        error.toString());
+                msg.reply().complete(RpcOutcome.failed("the request did not reach the node that owns device "
+                        + msg.deviceId() + " (" + error.getMessage() + "); send it again"));
+            }
+        });
+    }
+
+    /**
+     * Keeps a call waiting here for the outcome the owner sends back; ends it as timed out when none came in time.
+     *
+     * @param callId names the call in the outcome
+     * @param outcome the call's outcome
+     * @param waitMs how long to wait for it
+     * @param what the request, for the log
+     * @param deviceId its device
+     */
+    private void awaitOutcome(UUID callId, CompletableFuture<RpcOutcome> outcome, long waitMs, String what, UUID deviceId) {
+        waiting.put(callId, outcome);
+        ScheduledFuture<?> backstop = sender.schedule(() -> {
+            if (waiting.remove(callId, outcome) && outcome.complete(RpcOutcome.timeout("no outcome came back from the "
+                    + "node that owns device " + deviceId + " within " + waitMs + " ms (the request's timeout and "
+                    + OUTCOME_MARGIN_MS + " ms): that node may have stopped, or the request is still on its way"))) {
+                stats.rpcClusterFailure("no-outcome");
+                log.warn("{} to device {}: no outcome from the device's owner node within {} ms; the call ends as timed out",
+                        what, deviceId, waitMs);
+            }
+        }, waitMs, TimeUnit.MILLISECONDS);
+        outcome.whenComplete((ended, error) -> {
+            waiting.remove(callId, outcome);
+            // a request may wait up to sample.rpc.max-timeout: its timer leaves the queue when it ends first
+            backstop.cancel(false);
+        });
+    }
+
+    private CompletableFuture<Void> sendToOwner(UUID deviceId, TbActorMsg msg) {
         try {
-            sent = router.send(IotActorIds.DEVICE, deviceId, msg);
+            return router.send(IotActorIds.DEVICE, deviceId, msg);
         } catch (RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(e);
         }
-        sent.whenComplete((ok, error) -> {
+    }
+
+    private void tellOwner(UUID deviceId, TbActorMsg msg, String what) {
+        sendToOwner(deviceId, msg).whenComplete((ok, error) -> {
             if (error != null) {
                 stats.rpcClusterFailure("not-sent");
                 log.warn("{} of device {} did not reach the device's owner node: {}", what, deviceId, error.toString());
@@ -218,10 +253,16 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
     private void deliver(ToRemoteSessionMsg push) {
         LocalSession local = sessions.get(push.sessionId());
         JsonNode body = read(push.body());
-        boolean taken = local != null && (push.method() != null
+        boolean rpc = push.method() != null;
+        boolean taken = local != null && (rpc
                 ? local.session().sendRpcRequest(push.requestId(), push.method(), body)
                 : local.session().sendAttributesUpdate(body));
         if (taken) {
+            if (rpc && !local.session().confirmsRpcDelivery()) {
+                // the owner's actor waits for this node's word (its proxy confirms delivery): written is delivered at
+                // MQTT QoS 0; a session that confirms tells the owner itself, on the device's acknowledgement
+                tellOwner(new RpcDeliveryMsg(push.tenantId(), push.deviceId(), push.sessionId(), push.requestId(), true));
+            }
             return;
         }
         stats.rpcClusterFailure("session-gone");
@@ -233,6 +274,10 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
         for (SessionSubscribeMsg.Topic topic : SessionSubscribeMsg.Topic.values()) {
             tellOwner(push.deviceId(), new ClusterSessionSubscribe(push.tenantId(), push.deviceId(), push.sessionId(),
                     channel.getNodeId(), topic, false), "the unsubscription of closed session " + push.sessionId());
+        }
+        if (rpc) {
+            // after the unsubscriptions (the same partition keeps their order): the request waits for another session
+            tellOwner(new RpcDeliveryMsg(push.tenantId(), push.deviceId(), push.sessionId(), push.requestId(), false));
         }
     }
 
@@ -313,6 +358,12 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
         public boolean sendRpcRequest(int requestId, String method, JsonNode params) {
             return pushIfCurrent(new ToRemoteSessionMsg(tenantId, sessionId, deviceId, requestId, method, params.toString()),
                     "RPC request " + requestId + " to device " + deviceId);
+        }
+
+        /** The session's node tells when the device has it (or that it never reached it): {@link RpcDeliveryMsg}. */
+        @Override
+        public boolean confirmsRpcDelivery() {
+            return true;
         }
 
         @Override

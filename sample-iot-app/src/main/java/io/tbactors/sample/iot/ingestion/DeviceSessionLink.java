@@ -78,7 +78,12 @@ public class DeviceSessionLink {
      * @return false when the actors are not running: nothing was told
      */
     public boolean rpcDelivery(Device device, UUID sessionId, int requestId, boolean delivered) {
-        return tell(new RpcDeliveryMsg(device.tenantId(), device.id(), sessionId, requestId, delivered));
+        RpcDeliveryMsg notice = new RpcDeliveryMsg(device.tenantId(), device.id(), sessionId, requestId, delivered);
+        if (cluster != null) {
+            cluster.tellOwner(notice);
+            return true;
+        }
+        return tell(notice);
     }
 
     /**
@@ -93,8 +98,14 @@ public class DeviceSessionLink {
     public CompletableFuture<RpcOutcome> clientRpc(Device device, UUID sessionId, int requestId,
                                                    DeviceRequests.ClientRpcRequest request) {
         CompletableFuture<RpcOutcome> reply = new CompletableFuture<>();
-        if (!tell(new ToServerRpcRequestMsg(device.tenantId(), device.id(), sessionId, requestId, request.method(),
-                request.params(), reply))) {
+        ToServerRpcRequestMsg msg = new ToServerRpcRequestMsg(device.tenantId(), device.id(), sessionId, requestId,
+                request.method(), request.params(), reply);
+        if (cluster != null) {
+            // the device's owner node runs its chain, whichever node the device is connected to
+            cluster.clientRpc(msg);
+            return reply;
+        }
+        if (!tell(msg)) {
             reply.complete(RpcOutcome.failed("the actors are not running (the node is starting or stopping); send it "
                     + "again later"));
         }

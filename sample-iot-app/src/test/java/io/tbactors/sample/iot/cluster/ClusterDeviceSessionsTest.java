@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -17,18 +18,22 @@ import io.tbactors.kafka.KafkaClusterMember;
 import io.tbactors.kafka.TbClusterRouter;
 import io.tbactors.kafka.TbNodeChannel;
 import io.tbactors.sample.iot.actors.IotActorIds;
+import io.tbactors.sample.iot.actors.msg.ClusterClientRpcRequest;
 import io.tbactors.sample.iot.actors.msg.ClusterRpcOutcome;
 import io.tbactors.sample.iot.actors.msg.ClusterSessionSubscribe;
 import io.tbactors.sample.iot.actors.msg.DeviceSession;
+import io.tbactors.sample.iot.actors.msg.RpcDeliveryMsg;
 import io.tbactors.sample.iot.actors.msg.RpcOutcome;
 import io.tbactors.sample.iot.actors.msg.RpcStatus;
 import io.tbactors.sample.iot.actors.msg.SessionSubscribeMsg;
 import io.tbactors.sample.iot.actors.msg.ToDeviceRpcMsg;
 import io.tbactors.sample.iot.actors.msg.ToRemoteSessionMsg;
+import io.tbactors.sample.iot.actors.msg.ToServerRpcRequestMsg;
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.stats.IotStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.mockito.InOrder;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -114,7 +119,7 @@ class ClusterDeviceSessionsTest {
     void aPushThatReachesThisNodeAfterItsSessionClosedIsCountedAndTheOwnerIsTold() {
         start(Duration.ofSeconds(5));
         when(router.send(eq(IotActorIds.DEVICE), eq(DEVICE), any())).thenReturn(CompletableFuture.completedFuture(null));
-        ClosingSession closed = new ClosingSession();
+        StubSession closed = new StubSession(false, false);
         sessions.subscribe(TENANT, DEVICE, closed, SessionSubscribeMsg.Topic.RPC, true);
 
         sessions.onBroadcast(new ToRemoteSessionMsg(TENANT, closed.sessionId(), DEVICE, 7, "reboot", "{}"));
@@ -137,13 +142,104 @@ class ClusterDeviceSessionsTest {
         assertThat(sessions.session("node-a", TENANT, UUID.randomUUID(), DEVICE).sendRpcRequest(3, "reboot", params)).isFalse();
     }
 
+    @Test
+    void aSessionOfAnotherNodeConfirmsDeliverySoTheOwnerWaitsForThatNodesWord() {
+        start(Duration.ofSeconds(5));
+
+        assertThat(sessions.session("node-b", TENANT, UUID.randomUUID(), DEVICE).confirmsRpcDelivery())
+                .as("a one-way request pushed to node-b is not DELIVERED until node-b says the device has it").isTrue();
+    }
+
+    @Test
+    void aRequestWrittenToASessionThatDoesNotConfirmIsReportedDeliveredToTheOwner() {
+        start(Duration.ofSeconds(5));
+        when(router.send(eq(IotActorIds.DEVICE), eq(DEVICE), any())).thenReturn(CompletableFuture.completedFuture(null));
+        StubSession qos0 = new StubSession(true, false);
+        sessions.subscribe(TENANT, DEVICE, qos0, SessionSubscribeMsg.Topic.RPC, true);
+
+        sessions.onBroadcast(new ToRemoteSessionMsg(TENANT, qos0.sessionId(), DEVICE, 7, "reboot", "{}"));
+
+        verify(router).send(eq(IotActorIds.DEVICE), eq(DEVICE), eq(new RpcDeliveryMsg(TENANT, DEVICE, qos0.sessionId(), 7, true)));
+    }
+
+    @Test
+    void aRequestWrittenToASessionThatConfirmsLeavesTheNoticeToThatSession() {
+        start(Duration.ofSeconds(5));
+        when(router.send(eq(IotActorIds.DEVICE), eq(DEVICE), any())).thenReturn(CompletableFuture.completedFuture(null));
+        StubSession qos1 = new StubSession(true, true);
+        sessions.subscribe(TENANT, DEVICE, qos1, SessionSubscribeMsg.Topic.RPC, true);
+
+        sessions.onBroadcast(new ToRemoteSessionMsg(TENANT, qos1.sessionId(), DEVICE, 7, "reboot", "{}"));
+
+        verify(router, org.mockito.Mockito.never()).send(eq(IotActorIds.DEVICE), eq(DEVICE), argThat(msg -> msg instanceof RpcDeliveryMsg));
+    }
+
+    @Test
+    void aRequestThatReachedAClosedSessionIsHandedBackToTheOwnerAfterTheUnsubscriptions() {
+        start(Duration.ofSeconds(5));
+        when(router.send(eq(IotActorIds.DEVICE), eq(DEVICE), any())).thenReturn(CompletableFuture.completedFuture(null));
+        StubSession closed = new StubSession(false, false);
+        sessions.subscribe(TENANT, DEVICE, closed, SessionSubscribeMsg.Topic.RPC, true);
+
+        sessions.onBroadcast(new ToRemoteSessionMsg(TENANT, closed.sessionId(), DEVICE, 7, "reboot", "{}"));
+
+        // in this order, on the device's partition: the owner must not send it back to the closed session
+        InOrder order = inOrder(router);
+        order.verify(router).send(eq(IotActorIds.DEVICE), eq(DEVICE), argThat(msg -> msg instanceof ClusterSessionSubscribe
+                subscription && !subscription.subscribe() && subscription.topic() == SessionSubscribeMsg.Topic.RPC));
+        order.verify(router).send(eq(IotActorIds.DEVICE), eq(DEVICE), eq(new RpcDeliveryMsg(TENANT, DEVICE, closed.sessionId(), 7, false)));
+    }
+
+    @Test
+    void aDevicesOwnRpcRequestGoesToTheOwnerAndItsAnswerComesBackToTheWaitingSession() {
+        start(Duration.ofSeconds(5));
+        when(router.send(eq(IotActorIds.DEVICE), eq(DEVICE), any())).thenReturn(CompletableFuture.completedFuture(null));
+        ToServerRpcRequestMsg request = new ToServerRpcRequestMsg(TENANT, DEVICE, UUID.randomUUID(), 3, "getCurrentTime",
+                JsonNodeFactory.instance.objectNode(), new CompletableFuture<>());
+
+        sessions.clientRpc(request);
+
+        org.mockito.ArgumentCaptor<io.tbactors.api.TbActorMsg> sent = org.mockito.ArgumentCaptor.forClass(io.tbactors.api.TbActorMsg.class);
+        verify(router).send(eq(IotActorIds.DEVICE), eq(DEVICE), sent.capture());
+        ClusterClientRpcRequest onTheWire = (ClusterClientRpcRequest) sent.getValue();
+        assertThat(onTheWire.originNode()).isEqualTo("node-a");
+        assertThat(onTheWire.method()).isEqualTo("getCurrentTime");
+        assertThat(request.reply()).isNotDone();
+
+        sessions.onBroadcast(new ClusterRpcOutcome(onTheWire.callId(), RpcOutcome.successful("{\"time\":1}")));
+
+        assertThat(request.reply()).isCompletedWithValue(RpcOutcome.successful("{\"time\":1}"));
+    }
+
+    @Test
+    void onTheOwnerTheRequestBecomesTheDeviceActorsMessageWhoseReplyGoesBackToTheOriginNode() {
+        start(Duration.ofSeconds(5));
+        UUID callId = UUID.randomUUID();
+        ClusterClientRpcRequest onTheWire = new ClusterClientRpcRequest(TENANT, DEVICE, UUID.randomUUID(), 3, "getCurrentTime",
+                "{}", callId, "node-b");
+
+        ToServerRpcRequestMsg local = onTheWire.toLocal(JsonNodeFactory.instance.objectNode(), sessions);
+        local.reply().complete(RpcOutcome.successful("{\"time\":1}"));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> verify(channel).send(eq("node-b"),
+                eq(new ClusterRpcOutcome(callId, RpcOutcome.successful("{\"time\":1}")))));
+    }
+
     private static ToDeviceRpcMsg request(long timeoutMs) {
         return new ToDeviceRpcMsg(TENANT, DEVICE, UUID.randomUUID(), false, "reboot", JsonNodeFactory.instance.objectNode(),
                 timeoutMs, false, 0, new CompletableFuture<>());
     }
 
-    private static final class ClosingSession implements DeviceSession {
+    /** A session of this node: takes what is pushed to it or says it has closed; confirms delivery or not. */
+    private static final class StubSession implements DeviceSession {
         private final UUID id = UUID.randomUUID();
+        private final boolean open;
+        private final boolean confirms;
+
+        private StubSession(boolean open, boolean confirms) {
+            this.open = open;
+            this.confirms = confirms;
+        }
 
         @Override
         public UUID sessionId() {
@@ -152,12 +248,17 @@ class ClusterDeviceSessionsTest {
 
         @Override
         public boolean sendRpcRequest(int requestId, String method, JsonNode params) {
-            return false;
+            return open;
+        }
+
+        @Override
+        public boolean confirmsRpcDelivery() {
+            return confirms;
         }
 
         @Override
         public boolean sendAttributesUpdate(JsonNode changed) {
-            return false;
+            return open;
         }
     }
 }

@@ -76,7 +76,32 @@ class ClusterRpcEndToEndTest extends KafkaClusterTest {
                     assertThat(persistent).as("the persistent request on B").isNotNull();
                     onB.publishAndWait(persistent.topic().replace("/request/", "/response/"), "{\"fw\": \"1.2\"}");
                     await().atMost(WAIT).until(() -> status(viaA, rpcId), "SUCCESSFUL"::equals);
+
+                    // client-side RPC from the device on B: the owner's chain answers it, on the request's id
+                    onB.subscribe("v1/devices/me/rpc/response/+");
+                    long before = System.currentTimeMillis();
+                    onB.publishAndWait("v1/devices/me/rpc/request/42", "{\"method\": \"getCurrentTime\", \"params\": {}}");
+                    MqttDevice.Received answer = onB.next(MESSAGE_WAIT);
+                    assertThat(answer).as("the chain's answer to the device on B for %s", device.id()).isNotNull();
+                    assertThat(answer.topic()).isEqualTo("v1/devices/me/rpc/response/42");
+                    assertThat(JSON.readTree(answer.payload()).get("time").longValue()).isGreaterThanOrEqualTo(before);
                 }
+            }
+
+            // a one-way request pushed from owner A to a session on B is DELIVERED only once the device acknowledged it
+            // on B (QoS 1): B tells the owner, the owner stores it
+            try (MqttDevice acking = MqttDevice.connect(mqttPort(b), ownedByA.token(), 10, true)) {
+                acking.subscribeAt(1, MqttRpcEndToEndTest.RPC_REQUESTS);
+                String rpcId = viaA.post("/api/rpc/oneway/" + ownedByA.id(), "{\"method\": \"blink\", \"persistent\": true, "
+                        + "\"timeout\": 15000}").json().get("rpcId").stringValue();
+                MqttDevice.Received request = acking.next(MESSAGE_WAIT);
+                assertThat(request).as("the persistent one-way request on B").isNotNull();
+                await().atMost(WAIT).until(() -> status(viaA, rpcId), "SENT"::equals);
+                assertThat(acking.next(Duration.ofMillis(500))).isNull();
+                assertThat(status(viaA, rpcId)).as("written on B, not yet acknowledged").isEqualTo("SENT");
+
+                acking.acknowledge(request);
+                await().atMost(WAIT).until(() -> status(viaA, rpcId), "DELIVERED"::equals);
             }
         }
     }
