@@ -203,12 +203,14 @@ public class ClusterDeviceSessions implements RemoteSessions, TbBroadcastListene
     private void awaitOutcome(UUID callId, CompletableFuture<RpcOutcome> outcome, long waitMs, String what, UUID deviceId) {
         waiting.put(callId, outcome);
         ScheduledFuture<?> backstop = sender.schedule(() -> {
-            if (waiting.remove(callId, outcome) && outcome.complete(RpcOutcome.timeout("no outcome came back from the "
-                    + "node that owns device " + deviceId + " within " + waitMs + " ms (the request's timeout and "
-                    + OUTCOME_MARGIN_MS + " ms): that node may have stopped, or the request is still on its way"))) {
+            if (waiting.remove(callId, outcome) && !outcome.isDone()) {
+                // counted and logged before the call ends, so that whoever sees it ended sees it counted too
                 stats.rpcClusterFailure("no-outcome");
                 log.warn("{} to device {}: no outcome from the device's owner node within {} ms; the call ends as timed out",
                         what, deviceId, waitMs);
+                outcome.complete(RpcOutcome.timeout("no outcome came back from the node that owns device " + deviceId
+                        + " within " + waitMs + " ms (the request's timeout and " + OUTCOME_MARGIN_MS + " ms): that node may "
+                        + "have stopped, or the request is still on its way"));
             }
         }, waitMs, TimeUnit.MILLISECONDS);
         outcome.whenComplete((ended, error) -> {
