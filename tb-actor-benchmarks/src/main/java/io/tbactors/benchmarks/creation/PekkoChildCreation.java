@@ -1,13 +1,21 @@
 package io.tbactors.benchmarks.creation;
 
 import io.tbactors.benchmarks.support.Runtimes;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.UntypedAbstractActor;
+import org.apache.pekko.pattern.Patterns;
 
 /** A Pekko parent creating its children with {@code context.actorOf}. */
 final class PekkoChildCreation extends ChildCreation {
+
+    private static final Duration STOP_WAIT = Duration.ofSeconds(60);
 
     private final ActorSystem system = Runtimes.newPekkoSystem("creation");
     private final Props childProps = Props.create(Child.class, () -> new Child(events));
@@ -27,9 +35,24 @@ final class PekkoChildCreation extends ChildCreation {
         parent.tell(spawn, ActorRef.noSender());
     }
 
+    private CompletionStage<Boolean> parentStopped;
+
     @Override
     void stopParent() {
-        system.stop(parent);
+        parentStopped = Patterns.gracefulStop(parent, STOP_WAIT);
+    }
+
+    /** Pekko's parent terminates once every child has: wait for that, as for the other runtimes' stop. */
+    @Override
+    void awaitStopFinished() {
+        try {
+            parentStopped.toCompletableFuture().get(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the parent stopped", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the parent did not stop within " + STOP_WAIT, e);
+        }
     }
 
     @Override

@@ -11,9 +11,12 @@ import io.tbactors.api.TbStringActorId;
 import io.tbactors.benchmarks.support.Runtimes;
 import io.tbactors.api.TbActorCreator;
 import io.tbactors.core.DefaultTbActorSystem;
+import java.time.Duration;
 
 /** A parent of ours creating its children the ThingsBoard way, with {@code getOrCreateChildActor}. */
 final class TbChildCreation extends ChildCreation {
+
+    private static final Duration STOP_WAIT = Duration.ofSeconds(60);
 
     private final DefaultTbActorSystem system = Runtimes.newTbSystem();
     private TbActorId parentId;
@@ -37,6 +40,18 @@ final class TbChildCreation extends ChildCreation {
     @Override
     void stopParent() {
         system.stop(parentId);
+    }
+
+    /** Ours unregisters a child after its {@code destroy} returned: wait until the registry holds no actor again. */
+    @Override
+    void awaitStopFinished() {
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        while (system.getActorCount() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("actors still registered after " + STOP_WAIT + ": " + system.getActorCount());
+            }
+            Thread.yield();
+        }
     }
 
     @Override
