@@ -55,6 +55,11 @@ final class PekkoChildCreation extends ChildCreation {
         }
     }
 
+    /** @return whether the current parent has terminated (for the harness's own test) */
+    boolean parentTerminated() {
+        return parentStopped.toCompletableFuture().getNow(Boolean.FALSE);
+    }
+
     @Override
     public void close() {
         Runtimes.stop(system);

@@ -54,6 +54,11 @@ final class TbChildCreation extends ChildCreation {
         }
     }
 
+    /** @return actors the runtime still has registered (for the harness's own test) */
+    int registeredActors() {
+        return system.getActorCount();
+    }
+
     @Override
     public void close() {
         Runtimes.stop(system);

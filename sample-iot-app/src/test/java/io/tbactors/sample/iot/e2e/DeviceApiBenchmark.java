@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * ./mvnw -B -q verify -pl sample-iot-app -am -Dtest=DeviceApiBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Djacoco.skip=true -Dsample.benchmark=true
  * </pre>
- * It starts the application in a JVM of its own ({@code -Xms512m -Xmx512m -XX:+AlwaysPreTouch}, the JVM's default
+ * It starts the application in a JVM of its own ({@code -Xms512m -Xmx512m -XX:+AlwaysPreTouch}; {@code bench.heap} sets another size; the JVM's default
  * compilers) on an H2 file,
  * creates the devices, then runs three phases, each after a warm-up of its own of the same load
  * ({@code bench.warmup-seconds}, not reported; the JIT takes minutes of load to settle on 2 busy cores, and each
@@ -81,7 +81,11 @@ class DeviceApiBenchmark {
         Map<UUID, LongAdder> answeredMqtt = new ConcurrentHashMap<>();
         int mqttWindow = Integer.getInteger("bench.mqtt-window", 200);
         long heapMax;
-        try (AppProcess app = AppProcess.startForMeasurement(url, "512m")) {
+        String appHeap = System.getProperty("bench.heap", "512m");
+        if (!appHeap.matches("[1-9][0-9]*[mg]")) {
+            throw new IllegalArgumentException("bench.heap must be a JVM heap size such as 512m or 1g, got '" + appHeap + "'");
+        }
+        try (AppProcess app = AppProcess.startForMeasurement(url, appHeap)) {
             ApiClient api = app.api();
             List<ApiClient.Device> all = new ArrayList<>();
             for (int i = 0; i < devices; i++) {
@@ -126,7 +130,7 @@ class DeviceApiBenchmark {
                 missing += Math.max(0, answeredMqtt.get(device).sum() - rows(connection, device, "m"));
             }
         }
-        report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx512m); readings answered 200 missing from the "
+        report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx" + appHeap + "); readings answered 200 missing from the "
                 + "database after SIGTERM: %d", heapMax / 1e6, missing));
         String table = String.format(Locale.ROOT, "device API end to end: %d devices, %d HTTP client threads, %d MQTT "
                 + "connections of at most %d unacknowledged, %d s a phase, each after %d s of warm-up, %d cores, load average "
