@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * ./mvnw -B -q verify -pl sample-iot-app -am -Dtest=DeviceApiBenchmark -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Djacoco.skip=true -Dsample.benchmark=true
  * </pre>
- * It starts the application in a JVM of its own ({@code -Xms512m -Xmx512m -XX:+AlwaysPreTouch}; {@code bench.heap} sets another size; the JVM's default
- * compilers) on an H2 file,
+ * It starts the application in a JVM of its own ({@code -Xms512m -Xmx512m -XX:+AlwaysPreTouch}; {@code bench.heap}
+ * sets another size; the JVM's default compilers) on an H2 file,
  * creates the devices, then runs three phases, each after a warm-up of its own of the same load
  * ({@code bench.warmup-seconds}, not reported; the JIT takes minutes of load to settle on 2 busy cores, and each
  * phase also runs on what the earlier ones compiled): 8,000-reading bodies (64 KB, the largest accepted) through
