@@ -1,6 +1,7 @@
 package io.tbactors.sample.iot.ingestion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.tbactors.sample.iot.actors.msg.TsEntry;
@@ -10,6 +11,7 @@ import java.util.List;
 
 import io.tbactors.sample.iot.config.SampleProperties;
 import io.tbactors.sample.iot.web.ApiException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,13 +44,26 @@ class TelemetryStreamReaderTest {
     @ParameterizedTest
     @ValueSource(strings = {
         "", " ", "true", "[]", "{}", "[1]", "{\"a\": ", "{\"a\": 1} {\"b\": 2}", "{\"a\": null}",
-        "{\"a\": 1, \"a\": 2}", "{\"ts\": 5, \"a\": 1}", "{\"values\": {\"a\": 1}}", "{\"ts\": 1, \"values\": {\"a\": 1}, \"x\": 2}",
+        "{\"a\": 1, \"a\": 2}", "{\"a\": 1, \"b\": 2, \"a\": 3}", "{\"ts\": 1, \"values\": {\"a\": 1, \"a\": 2}}",
+        "{\"ts\": 5, \"a\": 1}", "{\"values\": {\"a\": 1}}", "{\"ts\": 1, \"values\": {\"a\": 1}, \"x\": 2}",
         "{\"ts\": -1, \"values\": {\"a\": 1}}", "{\"ts\": 1.5, \"values\": {\"a\": 1}}", "{\"ts\": 1, \"values\": {}}",
         "{\"ts\": 1, \"values\": 5}", "{\"ts\": 9223372036854775807, \"values\": {\"a\": 1}}", "{\"a\": 1e400}",
         "{\"big\": 123456789012345678901234567890}", "{\"o\": {\"a\": [1]}}", "{\"l\": [1, 2]}", "{\"a\": \"x\\u0000y\"}",
         "{\"a\\u0001\": 1}", "{\" \": 1}", "[{\"a\": 1}, 5]", "[{\"a\": 1}"})
     void leavesEverythingElseToTheTreePath(String body) {
         assertThat(reader.read(bytes(body))).isNull();
+    }
+
+    @Test
+    void aReadingsValuesKeepTheirOrderAndCannotBeChanged() {
+        List<TsEntry> streamed = reader.read(bytes(
+                "[{\"z\": 1}, {\"z\": 1, \"a\": 2, \"m\": 3}, {\"ts\": 7, \"values\": {\"q\": 1, \"b\": 2}}]"));
+
+        assertThat(streamed).extracting(e -> List.copyOf(e.values().keySet()))
+                .containsExactly(List.of("z"), List.of("z", "a", "m"), List.of("q", "b"));
+        for (TsEntry entry : streamed) {
+            assertThatThrownBy(() -> entry.values().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+        }
     }
 
     @ParameterizedTest

@@ -308,6 +308,19 @@ public class DeviceApiServlet extends HttpServlet {
         }
     }
 
+    /** A request's body as it is read; sized by its declared length, so a full body is handed on without a copy. */
+    private static final class BodyBuffer extends ByteArrayOutputStream {
+
+        BodyBuffer(int size) {
+            super(size);
+        }
+
+        /** @return the bytes read: the buffer itself when the body filled it exactly, as a declared length does */
+        byte[] bytes() {
+            return count == buf.length ? buf : toByteArray();
+        }
+    }
+
     private final class BodyListener implements ReadListener {
 
         private final Target target;
@@ -315,7 +328,7 @@ public class DeviceApiServlet extends HttpServlet {
         private final ServletInputStream in;
         private final AsyncContext async;
         private final AtomicBoolean ended;
-        private final ByteArrayOutputStream body;
+        private final BodyBuffer body;
         private final byte[] chunk = new byte[8192];
         private final long started;
 
@@ -328,7 +341,7 @@ public class DeviceApiServlet extends HttpServlet {
             this.async = async;
             this.ended = ended;
             long declared = request.getContentLengthLong();
-            this.body = new ByteArrayOutputStream(declared > 0 ? (int) declared : 256);
+            this.body = new BodyBuffer(declared > 0 ? (int) declared : 256);
         }
 
         @Override
@@ -359,7 +372,7 @@ public class DeviceApiServlet extends HttpServlet {
             String path = request.getRequestURI();
             CompletableFuture<ResponseEntity<Object>> answer;
             try {
-                answer = post(target, body.toByteArray(), path);
+                answer = post(target, body.bytes(), path);
             } catch (RuntimeException unexpected) {
                 log.error("Unexpected failure of POST {}", LogText.escape(path), unexpected);
                 answer = CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
