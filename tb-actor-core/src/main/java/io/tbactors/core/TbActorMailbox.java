@@ -126,7 +126,7 @@ public final class TbActorMailbox extends MailboxContext {
 
     /** Hands the turn, held since construction, to the first turn, which runs init. */
     void start() {
-        submitOwnedTurn();
+        submit(true);
     }
 
     // ---------------------------------------------------------------- telling
@@ -264,8 +264,16 @@ public final class TbActorMailbox extends MailboxContext {
 
     /** Submits a turn while holding it; if the executor refuses, the actor cannot run any more. */
     void submitOwnedTurn() {
+        submit(false);
+    }
+
+    private void submit(boolean firstTurn) {
         try {
-            dispatcher.execute(this);
+            if (firstTurn) {
+                dispatcher.executeFirstTurn(this);
+            } else {
+                dispatcher.execute(this);
+            }
         } catch (RejectedExecutionException e) {
             log.warn("[{}] Dispatcher '{}' refused the actor's turn; stopping the actor", selfId, dispatcher.getName());
             ActorStop.stop(this, TbActorStopReason.STOPPED, null);

@@ -4,17 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tbactors.api.AbstractTbActor;
+import io.tbactors.api.TbActorCtx;
+import io.tbactors.api.TbActorException;
+import io.tbactors.api.TbActorId;
+import io.tbactors.api.TbActorMsg;
 import io.tbactors.api.TbActorRef;
 import io.tbactors.api.TbStringActorId;
 import io.tbactors.core.dispatch.Dispatcher;
 import io.tbactors.core.dispatch.DispatcherKind;
 import io.tbactors.core.dispatch.Dispatchers;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -225,6 +236,137 @@ class DispatchersAndSchedulerTest {
             pool.shutdownNow();
         }
         assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /**
+     * The first turns one worker submits (the children a turn creates) are queued as batches, not one task each: the
+     * other workers steal a batch at a time. Each turn still runs once.
+     */
+    @Test
+    void theFirstTurnsAWorkerSubmitsAreQueuedInBatchesAndEachRunsOnce() throws Exception {
+        ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("starting", 2);
+        Dispatcher dispatcher = new Dispatcher("starting", pool, DispatcherKind.FORK_JOIN, 2);
+        int turns = Dispatcher.FIRST_TURNS_PER_BATCH + 6;
+        List<Integer> ran = Collections.synchronizedList(new ArrayList<>());
+        try {
+            int queued = onOneWorkerAlone(pool, () -> {
+                for (int i = 0; i < turns; i++) {
+                    int n = i;
+                    dispatcher.executeFirstTurn(() -> ran.add(n));
+                }
+                return java.util.concurrent.ForkJoinTask.getQueuedTaskCount();
+            });
+            assertThat(queued).as("tasks queued for %d first turns", turns).isEqualTo(2);
+            await().until(() -> ran.size() == turns);
+            assertThat(ran).as("each first turn once").doesNotHaveDuplicates().hasSize(turns);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** A batch of first turns that a pool's {@code shutdownNow} drops unrun hands each turn back to its own task. */
+    @Test
+    void aBatchOfFirstTurnsDroppedByShutdownNowHandsEachTurnBack() throws Exception {
+        ForkJoinPool pool = (ForkJoinPool) Dispatchers.forkJoin("dropping", 2);
+        Dispatcher dispatcher = new Dispatcher("dropping", pool, DispatcherKind.FORK_JOIN, 2);
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        onOneWorkerAlone(pool, () -> {
+            for (int i = 0; i < 3; i++) {
+                dispatcher.executeFirstTurn(new RecordingTurn(i, seen));
+            }
+            pool.shutdownNow();
+            return null;
+        });
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen).containsExactlyInAnyOrder("handed back 0", "handed back 1", "handed back 2");
+    }
+
+    /** A turn as a mailbox is one: a fork-join task that records whether it ran or was handed back. */
+    private static final class RecordingTurn extends java.util.concurrent.ForkJoinTask<Void> implements Runnable {
+        private static final long serialVersionUID = 1L;
+        private final int n;
+        private final transient List<String> seen;
+
+        RecordingTurn(int n, List<String> seen) {
+            this.n = n;
+            this.seen = seen;
+        }
+
+        @Override
+        public void run() {
+            seen.add("ran " + n);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            seen.add("handed back " + n);
+            return false;
+        }
+
+        @Override
+        protected boolean exec() {
+            run();
+            return false;
+        }
+
+        @Override
+        public Void getRawResult() {
+            return null;
+        }
+
+        @Override
+        protected void setRawResult(Void value) {
+            // no result
+        }
+    }
+
+    /**
+     * A turn that creates many children, each told a message at once: every child runs its init once, before that
+     * message; and the turn may wait for a child's init (the batch holding it is stolen by the other worker).
+     */
+    @Test
+    void aTurnThatCreatesManyChildrenStartsEachOnceBeforeItsFirstMessage() {
+        system.createDispatcher("fj", DispatcherKind.FORK_JOIN, 2);
+        int children = 2 * Dispatcher.FIRST_TURNS_PER_BATCH + 22;
+        Map<Integer, List<String>> events = new ConcurrentHashMap<>();
+        CountDownLatch firstChildStarted = new CountDownLatch(1);
+        AtomicBoolean waitedInTurn = new AtomicBoolean();
+        TbActorRef parent = system.createRootActor("fj", TestActors.creator(new TbStringActorId("parent"), () -> new AbstractTbActor() {
+            @Override
+            public boolean process(TbActorMsg msg) {
+                for (int i = 0; i < children; i++) {
+                    TbActorId childId = new TbStringActorId("child-" + i);
+                    List<String> childEvents = Collections.synchronizedList(new ArrayList<>());
+                    events.put(i, childEvents);
+                    CountDownLatch started = i == 0 ? firstChildStarted : new CountDownLatch(1);
+                    ctx.getOrCreateChildActor(childId, () -> "fj", () -> TestActors.creator(childId, () -> new AbstractTbActor() {
+                        @Override
+                        public void init(TbActorCtx childCtx) throws TbActorException {
+                            super.init(childCtx);
+                            childEvents.add("init");
+                            started.countDown();
+                        }
+
+                        @Override
+                        public boolean process(TbActorMsg childMsg) {
+                            childEvents.add("message");
+                            return true;
+                        }
+                    }), () -> true).tell(new TestMsgs.Ping());
+                }
+                try {
+                    waitedInTurn.set(firstChildStarted.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return true;
+            }
+        }));
+        parent.tell(new TestMsgs.Ping());
+        await().until(() -> events.size() == children && events.values().stream().allMatch(e -> e.size() == 2));
+        assertThat(waitedInTurn).as("the parent's wait inside its turn for its first child's init ended").isTrue();
+        assertThat(events.values()).allSatisfy(e -> assertThat(e).containsExactly("init", "message"));
     }
 
     /**

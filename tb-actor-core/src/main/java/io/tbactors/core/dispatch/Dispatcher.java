@@ -87,6 +87,12 @@ public final class Dispatcher {
      */
     public static final int SUBMISSIONS_EVERY = 8;
 
+    /**
+     * The first turns of new actors that one turn of a fork-join worker gathers into one task, at most (see {@link
+     * #executeFirstTurn}): a batch of slow inits holds back no more than this many others.
+     */
+    public static final int FIRST_TURNS_PER_BATCH = 64;
+
     /** How many turns submitted from outside the pool a full turn moves ahead of its own next turn, at most. */
     static final int MAX_SUBMISSIONS_MOVED = 64;
 
@@ -102,6 +108,30 @@ public final class Dispatcher {
             fjTask.fork();
         } else {
             executor.execute(task);
+        }
+    }
+
+    /**
+     * Submits the first turn of an actor just created (its init). On a fork-join dispatcher's own worker, the first
+     * turns of the actors one turn creates are gathered into batches of up to {@value #FIRST_TURNS_PER_BATCH} that
+     * each run as one task: the other workers steal a batch, not each new actor, so a turn that creates thousands of
+     * children does not hand them to another core one by one, waking it each time it catches up (BENCHMARKS.md,
+     * "Children started in batches"). A batch is queued as soon as its first turn joins it, so it may run while the
+     * creating turn still runs; elsewhere this is {@link #execute}.
+     *
+     * @param turn the new actor's first turn, held by the caller
+     */
+    public void executeFirstTurn(Runnable turn) {
+        DispatcherWorkerThread worker = ownWorker();
+        if (worker == null || executor.isShutdown()) {
+            execute(turn);
+            return;
+        }
+        FirstTurnBatch batch = worker.firstTurns;
+        if (batch == null || !batch.tryAdd(turn)) {
+            batch = new FirstTurnBatch(turn);
+            worker.firstTurns = batch;
+            batch.fork();
         }
     }
 

@@ -10,6 +10,8 @@ final class DispatcherWorkerThread extends ForkJoinWorkerThread {
     private final TurnCounters.Cell turns;
     // full turns run by this thread, counted by it alone
     private int fullTurns;
+    // the batch the first turns of actors created by this thread's turns join (see Dispatcher#executeFirstTurn)
+    FirstTurnBatch firstTurns;
 
     DispatcherWorkerThread(ForkJoinPool pool, TurnCounters counters) {
         super(pool);
