@@ -6,10 +6,11 @@
 # each runtime's share of the limit. Run from the project root after building the jar:
 #   ./mvnw -B -q package -DskipTests -pl tb-actor-benchmarks -am && tb-actor-benchmarks/rounds.sh 5
 # Environment:
-#   JAR        the benchmarks jar (default tb-actor-benchmarks/target/benchmarks.jar): runtimes tb, pekko, limit
+#   JAR        the benchmarks jar (default tb-actor-benchmarks/target/benchmarks.jar): runtimes tb, tb-padded (ours with
+#              the dispatcher's padded mailboxes), pekko, limit
 #   ORIG_JAR   a jar built by ../shared/tb-original-bench/run: adds ThingsBoard's original runtime (tborig)
 #   BASE_JAR   a jar of an earlier build of ours: adds it as tb-base (a change's effect, in the same rounds)
-#   IMPLS      which of JAR's runtimes to run (default tb,pekko,limit)
+#   IMPLS      which of JAR's runtimes to run (default tb,tb-padded,pekko,limit)
 #   SHAPES     actors x messages (default 1x1000000,10x100000,1000x1000,100000x10); PRODUCERS (default 1,2)
 #   OUT        where JMH's JSON and logs and results.tsv go (default /tmp/tb-rounds; results.tsv is appended to,
 #              so a run can be continued, and summarized again with SUMMARY_ONLY=1)
@@ -33,7 +34,7 @@ results="$out/results.tsv"
 
 # label|jar|impl for every runtime of a row
 runtimes=()
-IFS=, read -r -a impls <<< "${IMPLS:-tb,pekko,limit}"
+IFS=, read -r -a impls <<< "${IMPLS:-tb,tb-padded,pekko,limit}"
 for impl in "${impls[@]}"; do runtimes+=("$impl|$jar|$impl"); done
 [ -n "${ORIG_JAR:-}" ] && runtimes+=("tborig|$ORIG_JAR|tborig")
 [ -n "${BASE_JAR:-}" ] && runtimes+=("tb-base|$BASE_JAR|tb")
@@ -90,23 +91,25 @@ for line in open(sys.argv[1]):
     runs[(shape, p, label)].append(float(mps))
     if label not in labels:
         labels.append(label)
-order = [l for l in ('tb', 'tb-base', 'tborig', 'pekko', 'limit') if l in labels] + [l for l in labels if l not in
-         ('tb', 'tb-base', 'tborig', 'pekko', 'limit')]
+known = ('tb', 'tb-padded', 'tb-base', 'tborig', 'pekko', 'limit')
+order = [l for l in known if l in labels] + [l for l in labels if l not in known]
+# ours against every other runtime; ours padded against the runtimes that are not ours
+pairs = [('tb', l) for l in order if l != 'tb']
+if 'tb-padded' in order:
+    pairs += [('tb-padded', l) for l in order if l in ('tborig', 'pekko')]
 rows = sorted({(s, p) for s, p, _ in runs}, key=lambda k: (int(k[0].split('x')[0]), k[1]))
 med = {k: statistics.median(v) for k, v in runs.items()}
 print("M msg/s, median of the rounds (spread = max/min over the rounds, n = rounds)")
-print('| row | ' + ' | '.join(order) + ' | ' + ' | '.join(f'tb / {l}' for l in order if l != 'tb') + ' |')
-print('| --- ' * (2 * len(order)) + '|')
+print('| row | ' + ' | '.join(order) + ' | ' + ' | '.join(f'{a} / {b}' for a, b in pairs) + ' |')
+print('| --- ' * (1 + len(order) + len(pairs)) + '|')
 for s, p in rows:
     cells = []
     for l in order:
         v = runs.get((s, p, l))
         cells.append('-' if not v else f'{med[(s, p, l)]:.2f} ({max(v) / min(v):.2f}x, n={len(v)})')
     ratios = []
-    for l in order:
-        if l == 'tb':
-            continue
-        a, b = med.get((s, p, 'tb')), med.get((s, p, l))
+    for x, y in pairs:
+        a, b = med.get((s, p, x)), med.get((s, p, y))
         ratios.append('-' if not a or not b else f'{a / b:.2f}x')
     print(f'| {s}, {p}p | ' + ' | '.join(cells) + ' | ' + ' | '.join(ratios) + ' |')
 if 'limit' in order:

@@ -116,6 +116,17 @@ class TbActorsAutoConfigurationTests {
     }
 
     @Test
+    void aDispatcherCanGiveItsActorsPaddedMailboxes() {
+        runner.withPropertyValues("tb.actors.dispatchers.gateway.padded-mailboxes=true", "tb.actors.dispatchers.devices.pool-size=1")
+                .run(context -> {
+                    DefaultTbActorSystem system = context.getBean(DefaultTbActorSystem.class);
+                    assertThat(system.getDispatcher("gateway").orElseThrow().hasPaddedMailboxes()).isTrue();
+                    assertThat(system.getDispatcher("devices").orElseThrow().hasPaddedMailboxes()).isFalse();
+                    assertThat(system.getDispatcher("default").orElseThrow().hasPaddedMailboxes()).isFalse();
+                });
+    }
+
+    @Test
     void aRootDeclarationMayItselfDependOnTheActorSystemContext() {
         runner.withUserConfiguration(RootNeedingContextConfiguration.class).run(context -> {
             assertThat(context).hasNotFailed();

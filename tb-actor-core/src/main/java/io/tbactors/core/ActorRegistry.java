@@ -103,7 +103,9 @@ final class ActorRegistry {
             return existing;
         }
         TbMailboxBound bound = creator.getMailboxBound() != null ? creator.getMailboxBound() : dispatcher.getMailboxBound();
-        TbActorMailbox mailbox = new TbActorMailbox(runtime, actorId, parent, dispatcher, bound);
+        TbActorMailbox mailbox = dispatcher.hasPaddedMailboxes()
+                ? PaddedMailboxes.create(runtime, actorId, parent, dispatcher, bound)
+                : new TbActorMailbox(runtime, actorId, parent, dispatcher, bound);
         existing = actors.putIfAbsent(actorId, mailbox);
         if (existing != null) {
             return existing;

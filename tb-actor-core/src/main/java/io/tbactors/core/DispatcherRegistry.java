@@ -123,11 +123,11 @@ final class DispatcherRegistry {
     }
 
     void setMailboxBound(String dispatcherId, TbMailboxBound bound) {
-        Dispatcher dispatcher = dispatchers.get(dispatcherId);
-        if (dispatcher == null) {
-            throw unknown(dispatcherId);
-        }
-        dispatcher.setMailboxBound(bound);
+        require(dispatcherId).setMailboxBound(bound);
+    }
+
+    void setPaddedMailboxes(String dispatcherId, boolean padded) {
+        require(dispatcherId).setPaddedMailboxes(padded);
     }
 
     /** Stops the dispatcher's actors, lets their queued turns run, then shuts its executor down, within the timeout. */

@@ -115,7 +115,7 @@ abstract class MailboxQueues extends MailboxTask {
      * @return the tail before: what {@link #linkAfter} needs
      */
     final QueueNode swapTail(QueueNode node) {
-        return (QueueNode) TAIL.getAndSet(this, node);
+        return exchangeTail(node);
     }
 
     /**
@@ -128,11 +128,11 @@ abstract class MailboxQueues extends MailboxTask {
         boolean wasIdle = previous == IDLE;
         if (wasIdle) {
             // no turn runs, so the head is the last node (null if no message was ever queued)
-            previous = (QueueNode) HEAD.getAcquire(this);
+            previous = headAcquire();
         }
         if (previous == null) {
             // the first message ever: its node is where the turn starts
-            HEAD.setRelease(this, node);
+            releaseHead(node);
         } else {
             previous.link(node);
         }
@@ -156,14 +156,14 @@ abstract class MailboxQueues extends MailboxTask {
      * @return true when the actor is idle now; false when a sender queued meanwhile and the holder keeps the turn
      */
     final boolean tryIdle() {
-        QueueNode h = (QueueNode) HEAD.getAcquire(this);
+        QueueNode h = headAcquire();
         // the head has had its message taken, unless it is the first node ever, just queued
-        return (h == null || !h.holdsValue()) && TAIL.compareAndSet(this, h, IDLE);
+        return (h == null || !h.holdsValue()) && compareAndSetTail(h, IDLE);
     }
 
     /** @return whether no turn holds the actor (and none is submitted) */
     final boolean isUnscheduled() {
-        return tail == IDLE;
+        return tailVolatile() == IDLE;
     }
 
     private ConcurrentLinkedQueue<Object> highQueue() {
@@ -183,14 +183,14 @@ abstract class MailboxQueues extends MailboxTask {
 
     /** @return the node the turn reached; null while no message was ever queued */
     private QueueNode headOrNull() {
-        QueueNode h = (QueueNode) HEAD.getAcquire(this);
-        QueueNode t = tail;
+        QueueNode h = headAcquire();
+        QueueNode t = tailVolatile();
         if (h != null || t == null || t == IDLE) {
             return h;
         }
         // the first sender swapped the tail and is about to publish the head
         int spins = 0;
-        while ((h = (QueueNode) HEAD.getAcquire(this)) == null) {
+        while ((h = headAcquire()) == null) {
             spins = QueueNode.backOff(spins);
         }
         return h;
@@ -202,11 +202,11 @@ abstract class MailboxQueues extends MailboxTask {
     }
 
     private boolean normalHasMessages() {
-        QueueNode t = tail;
+        QueueNode t = tailVolatile();
         if (t == null || t == IDLE) {
             return false;
         }
-        QueueNode h = (QueueNode) HEAD.getAcquire(this);
+        QueueNode h = headAcquire();
         return t != h || h.holdsValue();
     }
 
@@ -238,7 +238,7 @@ abstract class MailboxQueues extends MailboxTask {
      * fails on the moved tail, so the holder keeps the turn and submits it again behind the worker's other turns.
      */
     private Object pollNormal() {
-        QueueNode h = (QueueNode) HEAD.getAcquire(this);
+        QueueNode h = headAcquire();
         if (h == null) {
             // no message yet, or the first sender ever has swapped the tail and not yet published the head
             return null;
@@ -250,7 +250,7 @@ abstract class MailboxQueues extends MailboxTask {
         while (element == null) {
             QueueNode next = h.next();
             if (next == null) {
-                if (tail == h) {
+                if (tailVolatile() == h) {
                     return null;
                 }
                 // the next sender is between its swap and its link: a brief wait, then the turn gives way
@@ -259,7 +259,7 @@ abstract class MailboxQueues extends MailboxTask {
                     return null;
                 }
             }
-            HEAD.setRelease(this, next);
+            releaseHead(next);
             h.unlink();
             element = shared ? next.claim() : next.take();
             h = next;
@@ -290,7 +290,7 @@ abstract class MailboxQueues extends MailboxTask {
         }
         if (last != start) {
             // drains racing each other only ever move it forward: a drain that started from an older head fails here
-            HEAD.compareAndSet(this, start, last);
+            compareAndSetHead(start, last);
         }
     }
 
@@ -332,7 +332,7 @@ abstract class MailboxQueues extends MailboxTask {
             return headOrNull();
         }
         if (next == null) {
-            QueueNode t = tail;
+            QueueNode t = tailVolatile();
             // while idle every node is linked and the head is the last one
             return t == x || t == IDLE ? null : x.awaitNext();
         }
@@ -355,5 +355,36 @@ abstract class MailboxQueues extends MailboxTask {
             x = following(x);
         }
         return count;
+    }
+
+    // ---------------------------------------------------------------- where the two ends live
+    // The accessors below are the only code that touches the ends' fields. A mailbox of a dispatcher with padded
+    // mailboxes (PaddedTbActorMailbox) overrides each of them to use fields on cache lines of their own; while that
+    // class is never loaded the JIT binds these calls directly, so a compact mailbox pays nothing for them.
+
+    /** @return the tail, a volatile read */
+    QueueNode tailVolatile() {
+        return tail;
+    }
+
+    /** @return the tail before {@code node} replaced it (one atomic exchange) */
+    QueueNode exchangeTail(QueueNode node) {
+        return (QueueNode) TAIL.getAndSet(this, node);
+    }
+
+    boolean compareAndSetTail(QueueNode expected, QueueNode node) {
+        return TAIL.compareAndSet(this, expected, node);
+    }
+
+    QueueNode headAcquire() {
+        return (QueueNode) HEAD.getAcquire(this);
+    }
+
+    void releaseHead(QueueNode node) {
+        HEAD.setRelease(this, node);
+    }
+
+    boolean compareAndSetHead(QueueNode expected, QueueNode node) {
+        return HEAD.compareAndSet(this, expected, node);
     }
 }

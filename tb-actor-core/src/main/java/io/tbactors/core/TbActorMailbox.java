@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * What happens around that lives in helpers that take the mailbox as an argument, one concern per file: {@link
  * Supervision} (init, failures, restart), {@link ActorStop} (stop, destroy, drain), {@link ActorChildren}, {@link
  * ActorTimers} (timers, passivation, stop watchers), {@link BoundedOffer} (bounds). The mailbox knows its system only
- * through {@link ActorRuntime}.
+ * through {@link ActorRuntime}. A dispatcher may ask for the padded mailbox ({@link PaddedMailboxes}): this class with
+ * the two ends of the normal-priority queue moved onto cache lines of their own, for a few busy actors.
  *
  * <h2>The turn and the status word</h2>
  * Who holds the actor's turn is told by the normal-priority queue's tail ({@link MailboxQueues}): while no turn is
@@ -63,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * A {@code DROP_OLDEST} sender swaps the oldest message for its own without touching the depth counters, so it
  * never lets the depth pass the bound.
  */
-public final class TbActorMailbox extends MailboxContext {
+public sealed class TbActorMailbox extends MailboxContext permits PaddedMailboxes.PadBeforeHead {
 
     private static final long serialVersionUID = 1L;
 

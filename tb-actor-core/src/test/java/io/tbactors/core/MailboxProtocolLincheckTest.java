@@ -77,12 +77,21 @@ public class MailboxProtocolLincheckTest {
 
     @Test
     void tellHighPriorityTurnAndStopOnAnUnboundedMailbox() {
+        checkUnbounded(Unbounded.class);
+    }
+
+    @Test
+    void aPaddedMailboxKeepsTheSameProtocol() {
+        checkUnbounded(PaddedUnbounded.class);
+    }
+
+    private static void checkUnbounded(Class<? extends Model> model) {
         modelChecking()
-                .addCustomScenario(scenario(Unbounded.class,
+                .addCustomScenario(scenario(model,
                         List.of(op("tell", 0), op("tell", 0)),
                         List.of(List.of(op("tellWithHighPriority", 1), op("runTurn")), List.of(op("runTurn"), op("stop")),
                                 List.of(op("tell", 3), op("runTurn")))))
-                .check(Unbounded.class);
+                .check(model);
     }
 
     @Test
@@ -97,12 +106,21 @@ public class MailboxProtocolLincheckTest {
 
     @Test
     void dropOldestMailboxHoldsItsBoundAndGivesEachMessageOneFate() {
+        checkDropOldest(DropOldest.class);
+    }
+
+    @Test
+    void aPaddedDropOldestMailboxHoldsItsBoundAndGivesEachMessageOneFate() {
+        checkDropOldest(PaddedDropOldest.class);
+    }
+
+    private static void checkDropOldest(Class<? extends DropOldest> model) {
         // a reservation in flight (slot counted, message not yet linked) and a full-mailbox tell that drops nothing
         modelChecking()
-                .addCustomScenario(scenario(DropOldest.class,
+                .addCustomScenario(scenario(model,
                         List.of(),
                         List.of(List.of(op("tryTell", 1)), List.of(op("tell", 2)))))
-                .check(DropOldest.class);
+                .check(model);
     }
 
     @Test
@@ -180,6 +198,20 @@ public class MailboxProtocolLincheckTest {
         }
     }
 
+    /** {@link Unbounded} on a dispatcher with padded mailboxes: the queue's ends live in the padded fields. */
+    public static class PaddedUnbounded extends Model {
+        public PaddedUnbounded() {
+            super(null, false, false, true);
+        }
+    }
+
+    /** {@link DropOldest} on a dispatcher with padded mailboxes. */
+    public static class PaddedDropOldest extends DropOldest {
+        public PaddedDropOldest() {
+            super(true);
+        }
+    }
+
     /** A mailbox bounded to 2 that refuses the newest message when full; adds tryTell. */
     public static class RejectNewest extends Model {
         public RejectNewest() {
@@ -195,7 +227,11 @@ public class MailboxProtocolLincheckTest {
     /** A mailbox bounded to 1 that drops the oldest waiting message when full; adds tryTell. */
     public static class DropOldest extends Model {
         public DropOldest() {
-            super(TbMailboxBound.dropOldest(1), false);
+            this(false);
+        }
+
+        DropOldest(boolean padded) {
+            super(TbMailboxBound.dropOldest(1), false, false, padded);
         }
 
         @Operation
@@ -535,6 +571,10 @@ public class MailboxProtocolLincheckTest {
         }
 
         Model(TbMailboxBound bound, boolean failFirstInit, boolean reviving) {
+            this(bound, failFirstInit, reviving, false);
+        }
+
+        Model(TbMailboxBound bound, boolean failFirstInit, boolean reviving, boolean padded) {
             this.bound = bound;
             this.failFirstInit = failFirstInit;
             this.reviving = reviving;
@@ -548,6 +588,7 @@ public class MailboxProtocolLincheckTest {
                     .restartBackoff(Duration.ZERO)
                     .build());
             system.createDispatcher("stepping", executor);
+            system.setPaddedMailboxes("stepping", padded);
             ref = system.createRootActor("stepping", new TbActorCreator() {
                 @Override
                 public TbActorId createActorId() {
@@ -569,6 +610,9 @@ public class MailboxProtocolLincheckTest {
                     return bound;
                 }
             });
+            if (padded != ref instanceof PaddedMailboxes.Padded) {
+                throw new IllegalStateException("expected a " + (padded ? "padded" : "compact") + " mailbox, got " + ref.getClass());
+            }
         }
 
         @Operation

@@ -53,6 +53,7 @@ final class TbActorSystemFactory {
                 if (bound != null) {
                     system.setMailboxBound(entry.getKey(), bound);
                 }
+                system.setPaddedMailboxes(entry.getKey(), dispatcher.isPaddedMailboxes());
             }
         } catch (RuntimeException e) {
             system.stop(Duration.ofSeconds(1));

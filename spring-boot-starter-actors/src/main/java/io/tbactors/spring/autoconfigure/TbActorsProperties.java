@@ -201,6 +201,12 @@ public class TbActorsProperties implements Validator {
 
         /** What a full mailbox does with one more message: reject-newest or drop-oldest. */
         private OverflowPolicy overflowPolicy = OverflowPolicy.REJECT_NEWEST;
+
+        /**
+         * Whether this dispatcher's actors get the padded mailbox: the ends of its queue on cache lines of their own,
+         * several times the throughput for a few actors fed by other threads, about 200 bytes more per actor.
+         */
+        private boolean paddedMailboxes;
     }
 
     /** Restarts of actors whose failure strategy is restart. */

@@ -6,6 +6,12 @@ public final class Impl {
     /** Our runtime, tb-actor-core. */
     public static final String TB = "tb";
 
+    /**
+     * Our runtime with its dispatcher's padded mailboxes ({@code DefaultTbActorSystem.setPaddedMailboxes}): measured
+     * beside {@link #TB} in the throughput rows, where a few actors take every message.
+     */
+    public static final String TB_PADDED = "tb-padded";
+
     /** Apache Pekko classic actors. */
     public static final String PEKKO = "pekko";
 
@@ -20,6 +26,6 @@ public final class Impl {
      * @return an exception naming the allowed values
      */
     public static IllegalArgumentException unknown(String impl) {
-        return new IllegalArgumentException("Unknown impl '" + impl + "'; allowed: " + TB + ", " + PEKKO + ", " + LIMIT);
+        return new IllegalArgumentException("Unknown impl '" + impl + "'; allowed: " + TB + ", " + TB_PADDED + ", " + PEKKO + ", " + LIMIT);
     }
 }

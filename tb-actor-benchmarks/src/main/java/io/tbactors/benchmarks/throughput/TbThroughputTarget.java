@@ -10,13 +10,14 @@ import io.tbactors.api.TbActorCreator;
 import io.tbactors.benchmarks.support.Tick;
 import io.tbactors.core.DefaultTbActorSystem;
 
-/** Counting actors on our runtime. */
+/** Counting actors on our runtime, with the compact mailbox (the default) or the padded one. */
 final class TbThroughputTarget implements ThroughputTarget {
 
     private final DefaultTbActorSystem system = Runtimes.newTbSystem();
     private final TbActorRef[] refs;
 
-    TbThroughputTarget(Shape shape, Completion completion) {
+    TbThroughputTarget(Shape shape, Completion completion, boolean paddedMailboxes) {
+        system.setPaddedMailboxes(Runtimes.DISPATCHER, paddedMailboxes);
         refs = new TbActorRef[shape.actors()];
         for (int i = 0; i < refs.length; i++) {
             refs[i] = system.createRootActor(Runtimes.DISPATCHER, TbActorCreator.of(new TbStringActorId("counter-" + i),

@@ -54,7 +54,7 @@ public class ThroughputBenchmark {
     @Param({"1", "2"})
     public int producers;
 
-    /** Which implementation: ours, Pekko, or the bare-queue limit. */
+    /** Which implementation: ours, Pekko, or the bare-queue limit ({@code -p impl=tb-padded} adds ours, padded). */
     @Param({Impl.TB, Impl.PEKKO, Impl.LIMIT})
     public String impl;
 
@@ -71,7 +71,8 @@ public class ThroughputBenchmark {
         workload = Shape.parse(shape);
         completion = new Completion();
         target = switch (impl) {
-            case Impl.TB -> new TbThroughputTarget(workload, completion);
+            case Impl.TB -> new TbThroughputTarget(workload, completion, false);
+            case Impl.TB_PADDED -> new TbThroughputTarget(workload, completion, true);
             case Impl.PEKKO -> new PekkoThroughputTarget(workload, completion);
             case Impl.LIMIT -> new BareQueueThroughputTarget(workload, completion, Runtimes.dispatcherThreads());
             default -> throw Impl.unknown(impl);

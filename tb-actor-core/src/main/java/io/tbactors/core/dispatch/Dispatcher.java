@@ -23,6 +23,7 @@ public final class Dispatcher {
     private final NamedThreadFactory threadFactory;
     private final AtomicInteger actors = new AtomicInteger();
     private volatile TbMailboxBound mailboxBound;
+    private volatile boolean paddedMailboxes;
     private final boolean forkJoin;
 
     /**
@@ -77,6 +78,19 @@ public final class Dispatcher {
     /** @param bound the bound for actors created from now on, null for unbounded */
     public void setMailboxBound(TbMailboxBound bound) {
         this.mailboxBound = bound;
+    }
+
+    /** @return whether actors created on this dispatcher get the padded mailbox (see {@link #setPaddedMailboxes}) */
+    public boolean hasPaddedMailboxes() {
+        return paddedMailboxes;
+    }
+
+    /**
+     * @param padded whether actors created from now on get the padded mailbox: the ends of its queue on cache lines of
+     *     their own, about 200 bytes more per actor, for a few actors that take many messages from other threads
+     */
+    public void setPaddedMailboxes(boolean padded) {
+        this.paddedMailboxes = padded;
     }
 
     private static final Runnable NO_OP = () -> { };

@@ -67,4 +67,15 @@ class ReadmeExamplesRunTest {
             system.stop();
         }
     }
+
+    @Test
+    void theMailboxLayoutFragmentGivesTheGatewaysActorsPaddedMailboxes() {
+        DefaultTbActorSystem system = new DefaultTbActorSystem(TbActorSystemSettings.builder().build());
+        try {
+            MailboxLayoutExample.gatewayDispatcher(system);
+            assertThat(system.getDispatcher("gateway").orElseThrow().hasPaddedMailboxes()).isTrue();
+        } finally {
+            system.stop();
+        }
+    }
 }
