@@ -16,6 +16,10 @@ final class TbThroughputTarget implements ThroughputTarget {
     private final DefaultTbActorSystem system = Runtimes.newTbSystem();
     private final TbActorRef[] refs;
 
+    TbThroughputTarget(Shape shape, Completion completion) {
+        this(shape, completion, false);
+    }
+
     TbThroughputTarget(Shape shape, Completion completion, boolean paddedMailboxes) {
         system.setPaddedMailboxes(Runtimes.DISPATCHER, paddedMailboxes);
         refs = new TbActorRef[shape.actors()];
