@@ -78,11 +78,11 @@ class PaddedMailboxTest {
 
     @Test
     void anUnknownDispatcherIsNamedWithTheRegisteredOnes() {
-        system.createDispatcher("d", DispatcherKind.SINGLE, 1);
+        system.createDispatcher("gateway", DispatcherKind.SINGLE, 1);
         assertThatThrownBy(() -> system.setPaddedMailboxes("nope", true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'nope' is not registered")
-                .hasMessageContaining("d");
+                .hasMessageContaining("registered: [gateway]");
     }
 
     @Test
