@@ -98,7 +98,7 @@ public class SampleProperties {
          * default keeps a 256 MB heap alive under any mix of wide and narrow readings.
          */
         @Min(value = 1, message = "sample.device-api.max-in-flight-per-tenant must be at least 1 (values in flight)")
-        private int maxInFlightPerTenant = 50_000;
+        private int maxInFlightPerTenant = 16_000;
 
         /**
          * Longest time for a device API request's body to arrive once its headers have; a slower one gets 408. The

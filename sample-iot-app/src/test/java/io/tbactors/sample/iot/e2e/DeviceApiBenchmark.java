@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.tbactors.sample.iot.storage.H2HistoryRows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +56,9 @@ import org.slf4j.LoggerFactory;
  * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
  * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=30
- * -Dbench.mqtt-window=200}. The table goes to the log (INFO) and to
+ * -Dbench.mqtt-window=200 -Dbench.phases=bodies,mqtt,singles}; {@code -Dbench.app-args="--name=value ..."} passes
+ * properties to the app. After the bodies phase, once the app has stopped, it measures what H2 alone stores on the same
+ * machine in the same run ({@link H2HistoryRows#oneWriterRowsPerSecond}) and reports the bodies against it. The table goes to the log (INFO) and to
  * {@code target/device-api-benchmark.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
@@ -81,11 +84,19 @@ class DeviceApiBenchmark {
         Map<UUID, LongAdder> answeredMqtt = new ConcurrentHashMap<>();
         int mqttWindow = Integer.getInteger("bench.mqtt-window", 200);
         long heapMax;
+        double bodiesRate = Double.NaN;
         String appHeap = System.getProperty("bench.heap", "512m");
         if (!appHeap.matches("[1-9][0-9]*[mg]")) {
             throw new IllegalArgumentException("bench.heap must be a JVM heap size such as 512m or 1g, got '" + appHeap + "'");
         }
-        try (AppProcess app = AppProcess.startForMeasurement(url, appHeap)) {
+        List<String> phases = List.of(System.getProperty("bench.phases", "bodies,mqtt,singles").split(","));
+        if (phases.isEmpty() || !List.of("bodies", "mqtt", "singles").containsAll(phases)) {
+            throw new IllegalArgumentException("bench.phases must list some of bodies, mqtt, singles (comma-separated), got '"
+                    + System.getProperty("bench.phases") + "'");
+        }
+        String appArgs = System.getProperty("bench.app-args", "").trim();
+        String[] extraArgs = appArgs.isEmpty() ? new String[0] : appArgs.split("\\s+");
+        try (AppProcess app = AppProcess.startForMeasurement(url, appHeap, extraArgs)) {
             ApiClient api = app.api();
             List<ApiClient.Device> all = new ArrayList<>();
             for (int i = 0; i < devices; i++) {
@@ -103,20 +114,33 @@ class DeviceApiBenchmark {
             String batch = "[" + String.join(",", Collections.nCopies(BATCH, "{\"b\":1}")) + "]";
             // each phase after a warm-up of its own: the JIT compiles its hot paths before anything is counted
             // (readings answered in a warm-up are checked after SIGTERM too)
-            if (!warmUp.isZero()) {
-                run("warm-up", app.port(), all, threads, warmUp, batch, BATCH, answeredBatched);
+            String bodies = null;
+            if (phases.contains("bodies")) {
+                if (!warmUp.isZero()) {
+                    run("warm-up", app.port(), all, threads, warmUp, batch, BATCH, answeredBatched);
+                }
+                bodies = run("HTTP 8,000-reading bodies", app.port(), all, threads, phase, batch, BATCH, answeredBatched);
+                bodiesRate = bodiesRate(bodies);
             }
-            String bodies = run("HTTP 8,000-reading bodies", app.port(), all, threads, phase, batch, BATCH, answeredBatched);
-            if (!warmUp.isZero()) {
-                runMqtt("warm-up", app.mqttPort(), all, mqttWindow, warmUp, answeredMqtt);
+            String mqtt = null;
+            if (phases.contains("mqtt")) {
+                if (!warmUp.isZero()) {
+                    runMqtt("warm-up", app.mqttPort(), all, mqttWindow, warmUp, answeredMqtt);
+                }
+                mqtt = runMqtt("MQTT QoS 1 readings", app.mqttPort(), all, mqttWindow, phase, answeredMqtt);
             }
-            String mqtt = runMqtt("MQTT QoS 1 readings", app.mqttPort(), all, mqttWindow, phase, answeredMqtt);
-            if (!warmUp.isZero()) {
-                run("warm-up", app.port(), all, threads, warmUp, single, 1, answeredSingles);
+            if (phases.contains("singles")) {
+                if (!warmUp.isZero()) {
+                    run("warm-up", app.port(), all, threads, warmUp, single, 1, answeredSingles);
+                }
+                report.add(run("HTTP single readings", app.port(), all, threads, phase, single, 1, answeredSingles));
             }
-            report.add(run("HTTP single readings", app.port(), all, threads, phase, single, 1, answeredSingles));
-            report.add(bodies);
-            report.add(mqtt);
+            if (bodies != null) {
+                report.add(bodies);
+            }
+            if (mqtt != null) {
+                report.add(mqtt);
+            }
 
             sampler.shutdownNow();
             heapMax = heap.get();
@@ -129,6 +153,14 @@ class DeviceApiBenchmark {
                 missing += Math.max(0, answeredBatched.get(device).sum() - rows(connection, device, "b"));
                 missing += Math.max(0, answeredMqtt.get(device).sum() - rows(connection, device, "m"));
             }
+        }
+        if (!Double.isNaN(bodiesRate)) {
+            // the database alone in the same run, the app stopped: what the bodies are measured against
+            List<Double> alone = H2HistoryRows.oneWriterRowsPerSecond(dir, 400_000, 5);
+            double median = H2HistoryRows.median(alone);
+            report.add(String.format(Locale.ROOT, "H2 alone, same run: %.0f history rows/s (median of 5 after a warm-up, "
+                    + "spread %.2fx; one writer, batches of 1,000, WRITE_DELAY=0); bodies / H2 alone %.2f", median,
+                    H2HistoryRows.spread(alone), bodiesRate / median));
         }
         report.add(String.format(Locale.ROOT, "heap max %.0f MB (-Xmx" + appHeap + "); readings answered 200 missing from the "
                 + "database after SIGTERM: %d", heapMax / 1e6, missing));
@@ -286,6 +318,10 @@ class DeviceApiBenchmark {
         return String.format(Locale.ROOT, "%-26s %9.0f readings/s %8.0f messages/s  p50 %7.1f ms  p99 %7.1f ms  "
                         + "(PUBACK)  other failures %d", name, ok.sum() / seconds, ok.sum() / seconds,
                 percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6, failed.sum());
+    }
+
+    private static double bodiesRate(String line) {
+        return Double.parseDouble(line.substring("HTTP 8,000-reading bodies".length()).trim().split("\\s+")[0]);
     }
 
     private static double percentile(long[] sorted, double share) {

@@ -1,27 +1,40 @@
 package io.tbactors.sample.iot.storage;
 
+import static io.tbactors.sample.iot.storage.H2HistoryRows.DEVICES;
+import static io.tbactors.sample.iot.storage.H2HistoryRows.createSchemaAndDevices;
+import static io.tbactors.sample.iot.storage.H2HistoryRows.median;
+import static io.tbactors.sample.iot.storage.H2HistoryRows.spread;
+import static io.tbactors.sample.iot.storage.H2HistoryRows.storedRows;
+import static io.tbactors.sample.iot.storage.H2HistoryRows.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 
-import org.flywaydb.core.Flyway;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tbactors.sample.iot.config.SampleProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * How many history rows H2 itself can store per second on this machine, with nothing else running: the app's
@@ -50,7 +63,6 @@ class H2HistoryCeilingBenchmark {
 
     private static final int ROWS = 400_000;
     private static final int BATCH = 1000;
-    private static final int DEVICES = 20;
 
     @TempDir
     Path dir;
@@ -110,41 +122,76 @@ class H2HistoryCeilingBenchmark {
         Files.writeString(Path.of("target", "h2-write-delay-cost.txt"), table);
     }
 
-    private static long storedRows(String url) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url, "sa", "");
-             var count = connection.createStatement().executeQuery("SELECT COUNT(*) FROM ts_kv")) {
-            count.next();
-            return count.getLong(1);
-        }
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
-    }
-
-    private static double spread(List<Double> values) {
-        return values.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
-                / values.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
-    }
-
-    private static UUID[] createSchemaAndDevices(String url) throws Exception {
-        Flyway.configure().dataSource(url, "sa", "").load().migrate();
-        try (Connection connection = DriverManager.getConnection(url, "sa", "");
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO device (id, tenant_id, name, type, "
-                     + "access_token, created_time, version) VALUES (?, ?, ?, 't', ?, 0, 0)")) {
-            UUID tenant = UUID.fromString("5a3c1e80-0000-4000-8000-000000000001");
-            UUID[] devices = new UUID[DEVICES];
-            for (int d = 0; d < DEVICES; d++) {
-                devices[d] = UUID.randomUUID();
-                insert.setObject(1, devices[d]);
-                insert.setObject(2, tenant);
-                insert.setString(3, "d" + d);
-                insert.setString(4, "token-" + d);
-                insert.executeUpdate();
+    /**
+     * The app's storage layer against H2 alone, in the same run: readings saved through {@link TimeseriesDao#save} (the
+     * write-behind queues, their futures, the fold and Spring's JDBC batch, history and latest value, as the
+     * {@code save-timeseries} node saves them) from one thread that keeps {@code 16,000} readings in flight (the
+     * default bound per tenant), against the raw JDBC loop above, interleaved rounds, each into a fresh file with
+     * {@code WRITE_DELAY=0}, 7 counted after one of warm-up. Medians with spreads; the table goes to
+     * {@code target/h2-storage-layer.txt}.
+     */
+    @Test
+    void theStorageLayerAgainstH2Alone() throws Exception {
+        KvTableSql sql = KvTableSql.forDatabase("H2");
+        List<Double> alone = new ArrayList<>();
+        List<Double> layer = new ArrayList<>();
+        // round 0 warms both up and is not counted
+        for (int round = 0; round <= 7; round++) {
+            for (int turn = 0; turn < 2; turn++) {
+                boolean layerTurn = (round % 2 == 0) == (turn == 0);
+                String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath() + ";WRITE_DELAY=0";
+                UUID[] devices = createSchemaAndDevices(url);
+                double rowsPerSecond = layerTurn ? throughStorageLayer(url, devices, ROWS)
+                        : timed(ROWS, () -> write(url, sql.historyInsertOnly(), devices, 0, 1, 1_700_000_000_000L, ROWS, BATCH));
+                assertThat(storedRows(url)).as("rows stored with %s", url).isEqualTo(ROWS);
+                if (round > 0) {
+                    (layerTurn ? layer : alone).add(rowsPerSecond);
+                }
             }
-            return devices;
+        }
+        String table = String.format(Locale.ROOT, "history rows/s, WRITE_DELAY=0, median of 7 interleaved "
+                + "rounds after one of warm-up (spread), %d cores%nH2 alone (raw JDBC, batches of %d)  %9.0f (%.2fx)%nTimeseriesDao.save (the storage layer)  "
+                + "%9.0f (%.2fx)%nratio %.2f%n", Runtime.getRuntime().availableProcessors(), BATCH, median(alone),
+                spread(alone), median(layer), spread(layer), median(layer) / median(alone));
+        log.info("{}{}", System.lineSeparator(), table);
+        Files.writeString(Path.of("target", "h2-storage-layer.txt"), table);
+    }
+
+    private static double timed(int rows, Callable<?> work) throws Exception {
+        long started = System.nanoTime();
+        work.call();
+        return rows / ((System.nanoTime() - started) / 1e9);
+    }
+
+    private static double throughStorageLayer(String url, UUID[] devices, int rows) throws Exception {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(url);
+        dataSource.setUsername("sa");
+        dataSource.setPassword("");
+        try (dataSource) {
+            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+            KvWriteQueues queues = new KvWriteQueues(jdbc, new JdbcTransactionManager(dataSource), new SampleProperties());
+            queues.start();
+            TimeseriesDao dao = new TimeseriesDao(JdbcClient.create(jdbc), new KvCodec(JsonMapper.builder().build()), queues);
+            Semaphore inFlight = new Semaphore(16_000);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            long started = System.nanoTime();
+            long ts = 1_700_000_000_000L;
+            for (int i = 0; i < rows; i++) {
+                inFlight.acquire();
+                UUID device = devices[(i / 8000) % DEVICES];
+                dao.save(device, ts++, Map.of("b", 1L)).whenComplete((done, error) -> {
+                    if (error != null) {
+                        failure.compareAndSet(null, error);
+                    }
+                    inFlight.release();
+                });
+            }
+            inFlight.acquire(16_000);
+            double rowsPerSecond = rows / ((System.nanoTime() - started) / 1e9);
+            queues.stop();
+            assertThat(failure.get()).as("a save failed").isNull();
+            return rowsPerSecond;
         }
     }
 
@@ -163,8 +210,8 @@ class H2HistoryCeilingBenchmark {
                         int writer = w;
                         long firstTs = 1_700_000_000_000L + round * 10_000_000L;
                         // each writer its own connection and its own devices, as a writer per device partition would
-                        done.add(pool.submit(() -> write(url, statement, devices, writer, writers, firstTs, ROWS / writers,
-                                BATCH)));
+                        done.add(pool.submit(() -> write(url, statement, devices, writer, writers, firstTs,
+                                ROWS / writers, BATCH)));
                     }
                     for (Future<Void> writer : done) {
                         writer.get();
@@ -177,33 +224,5 @@ class H2HistoryCeilingBenchmark {
             assertThat(storedRows(url)).as("every row stored").isEqualTo(2L * ROWS);
             return String.format(Locale.ROOT, "%-24s %d writer(s) %9.0f rows/s", name, writers, rowsPerSecond);
         }
-    }
-
-    private static Void write(String url, String statement, UUID[] devices, int writer, int writers, long firstTs,
-            int rows, int batch) throws Exception {
-        try (Connection connection = DriverManager.getConnection(url, "sa", "");
-             PreparedStatement write = connection.prepareStatement(statement)) {
-            connection.setAutoCommit(false);
-            long ts = firstTs;
-            int mine = DEVICES / writers;
-            for (int written = 0; written < rows; written += batch) {
-                for (int i = 0; i < batch; i++) {
-                    // bodies of 8,000 readings, device after device, each reading one row at a later time
-                    UUID device = devices[writer + writers * (((written + i) / 8000) % mine)];
-                    write.setObject(1, device);
-                    write.setString(2, "b");
-                    write.setLong(3, ts++);
-                    write.setNull(4, Types.BOOLEAN);
-                    write.setLong(5, 1);
-                    write.setNull(6, Types.DOUBLE);
-                    write.setNull(7, Types.VARCHAR);
-                    write.setNull(8, Types.VARCHAR);
-                    write.addBatch();
-                }
-                write.executeBatch();
-                connection.commit();
-            }
-        }
-        return null;
     }
 }
