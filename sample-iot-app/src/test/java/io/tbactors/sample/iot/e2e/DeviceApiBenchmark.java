@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=30
  * -Dbench.mqtt-window=200 -Dbench.phases=bodies,mqtt,singles}; {@code -Dbench.app-args="--name=value ..."} passes
  * properties to the app. After the bodies phase, once the app has stopped, it measures what H2 alone stores on the same
- * machine in the same run ({@link H2HistoryRows#oneWriterRowsPerSecond}) and reports the bodies against it. The table goes to the log (INFO) and to
- * {@code target/device-api-benchmark.txt}.
+ * machine in the same run ({@link H2HistoryRows#oneWriterRowsPerSecond}) and reports the bodies against it. The
+ * table goes to the log (INFO) and to {@code target/device-api-benchmark.txt}.
  */
 @EnabledIfSystemProperty(named = "sample.benchmark", matches = "true")
 class DeviceApiBenchmark {
