@@ -152,7 +152,8 @@ class H2HistoryCeilingBenchmark {
         String table = String.format(Locale.ROOT, "history rows/s, WRITE_DELAY=0, median of 7 interleaved "
                 + "rounds after one of warm-up (spread), %d cores%nH2 alone (raw JDBC, batches of %d)  %9.0f (%.2fx)%n"
                 + "TimeseriesDao.save (the storage layer)  %9.0f (%.2fx)%nratio %.2f%n",
-                Runtime.getRuntime().availableProcessors(), BATCH, median(alone), spread(alone), median(layer), spread(layer), median(layer) / median(alone));
+                Runtime.getRuntime().availableProcessors(), BATCH, median(alone), spread(alone),
+                median(layer), spread(layer), median(layer) / median(alone));
         log.info("{}{}", System.lineSeparator(), table);
         Files.writeString(Path.of("target", "h2-storage-layer.txt"), table);
     }
