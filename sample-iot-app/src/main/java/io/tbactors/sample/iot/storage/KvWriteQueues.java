@@ -30,10 +30,13 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The write-behind queues of the key-value tables, one per table ({@code ts_kv_latest}, {@code attribute_kv}) and
- * {@code sample.storage.history-writers} for the history ({@code ts_kv}, a device's rows always in the same one), each
- * written by its own thread in JDBC batches of up to {@code sample.storage.batch-size} rows, one transaction a batch.
- * A save's future completes when its batch is committed, so a rule node reports a save done only once it is stored.
+ * The write-behind queues of the key-value tables: {@code sample.storage.history-writers} for time series (a device's
+ * rows always in the same one) and one for attributes ({@code attribute_kv}), each written by its own thread in JDBC
+ * batches of up to {@code sample.storage.batch-size} rows, one transaction a batch. A time series row is a reading of
+ * one key: its batch writes it to the history ({@code ts_kv}) and moves the key's latest value ({@code ts_kv_latest})
+ * in the same transaction, so the two never disagree, even after a crash, and a reading costs one queued row and one
+ * future, not two. A save's future completes when its batch is committed, so a rule node reports a save done only
+ * once it is stored.
  *
  * <p>Within a batch, rows for the same key are folded before they are written, with the result of writing them
  * one by one in order: for history the last row at a time wins, for latest values and attributes the newest time
@@ -50,7 +53,6 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
     public static final int PHASE = TbActorsLifecycle.PHASE - 256;
 
     private final List<WriteBehindQueue<KvRow>> history;
-    private final WriteBehindQueue<KvRow> latest;
     private final WriteBehindQueue<KvRow> attributes;
     private final Duration stopTimeout;
     private volatile boolean running;
@@ -75,13 +77,12 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         List<WriteBehindQueue<KvRow>> historyQueues = new ArrayList<>(writers);
         for (int i = 0; i < writers; i++) {
             historyQueues.add(queue(writers == 1 ? "ts_kv" : "ts_kv-" + i, storage, new TableWriter(jdbcTemplate, transaction,
-                    sql.history(), sql.historyInsertOnly(), row -> new HistoryKey(row), false, existing)));
+                    List.of(new Statement(sql.history(), sql.historyInsertOnly(), row -> new HistoryKey(row), false),
+                            new Statement(sql.latest(), null, row -> new LatestKey(row), true)), existing)));
         }
         this.history = List.copyOf(historyQueues);
-        this.latest = queue("ts_kv_latest", storage, new TableWriter(jdbcTemplate, transaction, sql.latest(),
-                null, row -> new LatestKey(row), true, existing));
-        this.attributes = queue("attribute_kv", storage, new TableWriter(jdbcTemplate, transaction, sql.attribute(),
-                null, row -> new LatestKey(row), true, existing));
+        this.attributes = queue("attribute_kv", storage, new TableWriter(jdbcTemplate, transaction,
+                List.of(new Statement(sql.attribute(), null, row -> new LatestKey(row), true)), existing));
         this.stopTimeout = storage.getStopTimeout();
     }
 
@@ -103,16 +104,27 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
     }
 
     /**
-     * Writes a batch of one table in one transaction. A device deleted while its rows waited makes the batch fail
-     * (its rows have no device to refer to): then the rows of every device that no longer exists are left out and
-     * the rest is written again, so the batch commits every row it can and only the deleted devices' saves fail,
-     * with {@link DeviceDeletedException}. A failure with no deleted device behind it fails the whole batch. With an
-     * {@code insertOnlySql}, a batch is first inserted with it, and written again with {@code sql} (the upsert) only
-     * when one of its rows is already stored.
+     * One statement a batch runs for each of its rows, after folding the rows by key.
+     *
+     * @param sql the statement (an upsert)
+     * @param insertOnlySql null, or a plain insert to try first ({@link KvTableSql#historyInsertOnly()})
+     * @param keyOf the row's key in the statement's table
+     * @param newestWins whether a row replaces an earlier one of the same key only when it is not older
      */
-    record TableWriter(JdbcTemplate jdbc, TransactionTemplate transaction, String sql, String insertOnlySql,
-                       Function<KvRow, Object> keyOf,
-                       boolean newestWins, Function<Set<UUID>, Set<UUID>> existingDevices) {
+    record Statement(String sql, String insertOnlySql, Function<KvRow, Object> keyOf, boolean newestWins) {
+    }
+
+    /**
+     * Writes a batch in one transaction: each of its statements in turn, each as one JDBC batch of the rows folded by
+     * its key. A device deleted while its rows waited makes the batch fail (its rows have no device to refer to):
+     * then the rows of every device that no longer exists are left out and the rest is written again, so the batch
+     * commits every row it can and only the deleted devices' saves fail, with {@link DeviceDeletedException}. A
+     * failure with no deleted device behind it fails the whole batch. When a statement has an
+     * {@code insertOnlySql}, the batch is first written with it, and written again with the upserts only when one of
+     * its rows is already stored.
+     */
+    record TableWriter(JdbcTemplate jdbc, TransactionTemplate transaction, List<Statement> statements,
+                       Function<Set<UUID>, Set<UUID>> existingDevices) {
 
         /** Devices deleted during the retries themselves are looked for again, a few times. */
         private static final int MAX_ATTEMPTS = 3;
@@ -147,17 +159,32 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         }
 
         private void writeAll(List<KvRow> rows) {
-            List<Object[]> params = new ArrayList<>(rows.size());
-            fold(rows, keyOf, newestWins).forEach(row -> params.add(row.params()));
-            if (insertOnlySql != null) {
+            List<List<Object[]>> params = new ArrayList<>(statements.size());
+            boolean insertFirst = false;
+            for (Statement statement : statements) {
+                List<KvRow> folded = fold(rows, statement.keyOf(), statement.newestWins());
+                List<Object[]> rowParams = new ArrayList<>(folded.size());
+                folded.forEach(row -> rowParams.add(row.params()));
+                params.add(rowParams);
+                insertFirst |= statement.insertOnlySql() != null;
+            }
+            if (insertFirst) {
                 try {
-                    transaction.executeWithoutResult(status -> jdbc.batchUpdate(insertOnlySql, params));
+                    transaction.executeWithoutResult(status -> run(params, true));
                     return;
                 } catch (DuplicateKeyException alreadyStored) {
                     // a reading sent again (its first answer lost): rolled back, written again as upserts below
                 }
             }
-            transaction.executeWithoutResult(status -> jdbc.batchUpdate(sql, params));
+            transaction.executeWithoutResult(status -> run(params, false));
+        }
+
+        private void run(List<List<Object[]>> params, boolean insertFirst) {
+            for (int i = 0; i < statements.size(); i++) {
+                Statement statement = statements.get(i);
+                jdbc.batchUpdate(insertFirst && statement.insertOnlySql() != null ? statement.insertOnlySql() : statement.sql(),
+                        params.get(i));
+            }
         }
 
         private Set<UUID> deletedDevices(List<KvRow> rows) {
@@ -185,7 +212,8 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
 
     /**
      * @param deviceId a device
-     * @return the history queue ({@code ts_kv}) of the device's rows: always the same one, so they are written in order
+     * @return the time series queue of the device's rows (history and latest values): always the same one, so they are
+     *         written in order
      */
     public WriteBehindQueue<KvRow> history(UUID deviceId) {
         return history.get(Math.floorMod(deviceId.hashCode(), history.size()));
@@ -196,11 +224,6 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         return history;
     }
 
-    /** @return the latest values queue ({@code ts_kv_latest}) */
-    public WriteBehindQueue<KvRow> latest() {
-        return latest;
-    }
-
     /** @return the attributes queue ({@code attribute_kv}) */
     public WriteBehindQueue<KvRow> attributes() {
         return attributes;
@@ -208,7 +231,6 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
 
     private List<WriteBehindQueue<KvRow>> all() {
         List<WriteBehindQueue<KvRow>> all = new ArrayList<>(history);
-        all.add(latest);
         all.add(attributes);
         return all;
     }

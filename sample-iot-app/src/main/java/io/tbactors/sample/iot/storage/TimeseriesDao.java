@@ -14,8 +14,9 @@ import org.springframework.stereotype.Repository;
 /**
  * Time series history ({@code ts_kv}) and latest values ({@code ts_kv_latest}).
  *
- * <p>Writes go through the tables' write-behind queues ({@link KvWriteQueues}) and are batched; each row is
- * idempotent (a reading at the same device, key and time replaces the older one).
+ * <p>Writes go through the write-behind queues ({@link KvWriteQueues}) and are batched, a reading's history row and
+ * latest value in the same transaction; each row is idempotent (a reading at the same device, key and time replaces
+ * the older one).
  */
 @Repository
 public class TimeseriesDao {
@@ -39,7 +40,7 @@ public class TimeseriesDao {
 
     /**
      * Queues readings for the history and each key's latest value (moved forward only when the reading is not
-     * older).
+     * older), both written by the same batch.
      *
      * @param deviceId the device
      * @param ts the readings' time
@@ -47,13 +48,16 @@ public class TimeseriesDao {
      * @return completes when every row is committed; fails when one was not (its batch failed, or a queue refused it)
      */
     public CompletableFuture<Void> save(UUID deviceId, long ts, Map<String, Object> values) {
-        List<CompletableFuture<Void>> rows = new ArrayList<>(values.size() * 2);
-        for (Map.Entry<String, Object> entry : values.entrySet()) {
-            KvRow row = new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()));
-            rows.add(queues.history(deviceId).add(row));
-            rows.add(queues.latest().add(row));
+        WriteBehindQueue<KvRow> queue = queues.history(deviceId);
+        if (values.size() == 1) {
+            Map.Entry<String, Object> entry = values.entrySet().iterator().next();
+            return queue.add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue())));
         }
-        return rows.size() == 1 ? rows.get(0) : CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
+        List<CompletableFuture<Void>> rows = new ArrayList<>(values.size());
+        for (Map.Entry<String, Object> entry : values.entrySet()) {
+            rows.add(queue.add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()))));
+        }
+        return CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
@@ -20,6 +21,7 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -164,6 +166,38 @@ class KvWriteQueuesTest {
         awaitAll(List.of(after));
         assertThat(timeseries.findLatest(device, null)).containsEntry("a", new TsValue(3000, 4L))
                 .containsEntry("b", new TsValue(3000, 5L)).containsEntry("c", new TsValue(3000, 6L));
+    }
+
+    @Test
+    void aReadingsHistoryRowAndLatestValueCommitTogetherOrNotAtAll() {
+        AtomicBoolean refuseLatest = new AtomicBoolean(true);
+        JdbcTemplate database = jdbc;
+        // the latest values' statement fails after the history rows of the same batch were inserted
+        jdbc = new JdbcTemplate(database.getDataSource()) {
+            @Override
+            public int[] batchUpdate(String sql, List<? extends Object[]> batchArgs) {
+                if (sql.contains("ts_kv_latest") && refuseLatest.get()) {
+                    throw new DataAccessResourceFailureException("the latest values' write refused by the test");
+                }
+                return super.batchUpdate(sql, batchArgs);
+            }
+        };
+        start(2, Duration.ofHours(1));
+
+        List<CompletableFuture<Void>> saves = List.of(timeseries.save(device, 1000, values("a", 1L)),
+                timeseries.save(device, 2000, values("a", 2L)));
+
+        await().atMost(WAIT).until(() -> saves.stream().allMatch(CompletableFuture::isDone));
+        assertThat(saves).allMatch(CompletableFuture::isCompletedExceptionally);
+        assertThat(database.queryForObject("SELECT COUNT(*) FROM ts_kv WHERE device_id = ?", Long.class, device))
+                .as("the history rows rolled back with the latest value").isZero();
+        assertThat(timeseries.findLatest(device, null)).isEmpty();
+
+        refuseLatest.set(false);
+        awaitAll(List.of(timeseries.save(device, 3000, values("a", 3L)), timeseries.save(device, 4000, values("a", 4L))));
+        assertThat(timeseries.findHistory(device, List.of("a"), 0, Long.MAX_VALUE, 10))
+                .containsEntry("a", List.of(new TsValue(3000, 3L), new TsValue(4000, 4L)));
+        assertThat(timeseries.findLatest(device, null)).containsEntry("a", new TsValue(4000, 4L));
     }
 
     @Test
