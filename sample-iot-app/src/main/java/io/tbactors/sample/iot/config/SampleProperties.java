@@ -262,9 +262,9 @@ public class SampleProperties {
     }
 
     /**
-     * The write-behind queues of the key-value tables ({@code ts_kv}, {@code ts_kv_latest}, {@code attribute_kv}):
-     * one per table, each written in JDBC batches, one transaction a batch. A save completes when its batch is
-     * committed.
+     * The write-behind queues of the key-value tables: time series (history {@code ts_kv} and latest values
+     * {@code ts_kv_latest}, written by the same batch) and attributes ({@code attribute_kv}), each written in JDBC
+     * batches, one transaction a batch. A save completes when its batch is committed.
      */
     @Getter
     @Setter
@@ -278,12 +278,12 @@ public class SampleProperties {
         @NotNull
         private Duration maxDelay = Duration.ofMillis(1);
 
-        /** Most rows waiting in one table's queue. */
+        /** Most rows waiting in one queue. */
         @Min(1)
         private int queueCapacity = 100_000;
 
         /**
-         * Write queues of the history table ({@code ts_kv}), each with its own writer thread and connection; a
+         * Write queues of time series (history and latest values), each with its own writer thread and connection; a
          * device's rows always go to the same one (by its id), so they are written in order.
          */
         @Min(1)
