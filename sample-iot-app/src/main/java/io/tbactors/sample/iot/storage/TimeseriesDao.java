@@ -49,13 +49,12 @@ public class TimeseriesDao {
      */
     public CompletableFuture<Void> save(UUID deviceId, long ts, Map<String, Object> values) {
         WriteBehindQueue<KvRow> queue = queues.history(deviceId);
-        if (values.size() == 1) {
-            Map.Entry<String, Object> entry = values.entrySet().iterator().next();
-            return queue.add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue())));
-        }
         List<CompletableFuture<Void>> rows = new ArrayList<>(values.size());
         for (Map.Entry<String, Object> entry : values.entrySet()) {
             rows.add(queue.add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()))));
+        }
+        if (rows.size() == 1) {
+            return rows.get(0);
         }
         return CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
     }

@@ -119,8 +119,9 @@ class DeviceApiBenchmark {
                 if (!warmUp.isZero()) {
                     run("warm-up", app.port(), all, threads, warmUp, batch, BATCH, answeredBatched);
                 }
-                bodies = run("HTTP 8,000-reading bodies", app.port(), all, threads, phase, batch, BATCH, answeredBatched);
-                bodiesRate = bodiesRate(bodies);
+                Phase measured = run("HTTP 8,000-reading bodies", app.port(), all, threads, phase, batch, BATCH, answeredBatched);
+                bodies = measured.line();
+                bodiesRate = measured.readingsPerSecond();
             }
             String mqtt = null;
             if (phases.contains("mqtt")) {
@@ -133,7 +134,7 @@ class DeviceApiBenchmark {
                 if (!warmUp.isZero()) {
                     run("warm-up", app.port(), all, threads, warmUp, single, 1, answeredSingles);
                 }
-                report.add(run("HTTP single readings", app.port(), all, threads, phase, single, 1, answeredSingles));
+                report.add(run("HTTP single readings", app.port(), all, threads, phase, single, 1, answeredSingles).line());
             }
             if (bodies != null) {
                 report.add(bodies);
@@ -175,7 +176,11 @@ class DeviceApiBenchmark {
         assertThat(missing).isZero();
     }
 
-    private static String run(String name, int port, List<ApiClient.Device> devices, int threads, Duration phase,
+    /** A phase's line of the report, and its rate. */
+    private record Phase(String line, double readingsPerSecond) {
+    }
+
+    private static Phase run(String name, int port, List<ApiClient.Device> devices, int threads, Duration phase,
                               String body, int readingsPerBody, Map<UUID, LongAdder> answered) throws Exception {
         long end = System.nanoTime() + phase.toNanos();
         LongAdder ok = new LongAdder();
@@ -233,10 +238,11 @@ class DeviceApiBenchmark {
         double seconds = (System.nanoTime() - started) / 1e9;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         long requests = ok.sum() + tooMany.sum() + failed.sum();
-        return String.format(Locale.ROOT, "%-26s %9.0f readings/s %8.0f requests/s  p50 %7.1f ms  p99 %7.1f ms  "
-                        + "429 %5.1f%%  other failures %d", name, ok.sum() * readingsPerBody / seconds, requests / seconds,
+        double readingsPerSecond = ok.sum() * readingsPerBody / seconds;
+        return new Phase(String.format(Locale.ROOT, "%-26s %9.0f readings/s %8.0f requests/s  p50 %7.1f ms  p99 %7.1f ms  "
+                        + "429 %5.1f%%  other failures %d", name, readingsPerSecond, requests / seconds,
                 percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6,
-                requests == 0 ? 0 : 100.0 * tooMany.sum() / requests, failed.sum());
+                requests == 0 ? 0 : 100.0 * tooMany.sum() / requests, failed.sum()), readingsPerSecond);
     }
 
     private static String runMqtt(String name, int port, List<ApiClient.Device> devices, int window, Duration phase,
@@ -318,10 +324,6 @@ class DeviceApiBenchmark {
         return String.format(Locale.ROOT, "%-26s %9.0f readings/s %8.0f messages/s  p50 %7.1f ms  p99 %7.1f ms  "
                         + "(PUBACK)  other failures %d", name, ok.sum() / seconds, ok.sum() / seconds,
                 percentile(all, 0.50) / 1e6, percentile(all, 0.99) / 1e6, failed.sum());
-    }
-
-    private static double bodiesRate(String line) {
-        return Double.parseDouble(line.substring("HTTP 8,000-reading bodies".length()).trim().split("\\s+")[0]);
     }
 
     private static double percentile(long[] sorted, double share) {
