@@ -1,5 +1,12 @@
 package io.tbactors.sample.iot.storage;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -8,13 +15,14 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.flywaydb.core.Flyway;
 
 /**
  * History rows written straight to an H2 file with JDBC, nothing of the app in between: what the database alone
  * stores. Shared by {@link H2HistoryCeilingBenchmark} and the end-to-end {@code DeviceApiBenchmark}, which measures it
- * in the same run as the bodies it compares with it.
+ * in rounds interleaved with the bodies it compares with it.
  */
 public final class H2HistoryRows {
 
@@ -25,34 +33,84 @@ public final class H2HistoryRows {
     }
 
     /**
-     * H2 alone, one writer: {@code rows} history rows in batches of 1,000 (a transaction each) into a fresh file with
-     * {@code WRITE_DELAY=0} (each commit written, as the app's database), {@code rounds} times after one round of
-     * warm-up, each round into a file of its own.
-     *
-     * @param dir where the files go
-     * @param rows rows a round
-     * @param rounds rounds counted
-     * @return rows/s of each counted round
-     * @throws Exception when H2 fails, or a round stored another number of rows
+     * H2 alone, one writer, in rounds on command: each round appends {@code rows} history rows in batches of 1,000 (a
+     * transaction each) to one H2 file with {@code WRITE_DELAY=0} (each commit written, as the app's database), so the
+     * table grows from round to round as the app's does. It runs in a JVM of its own with a heap of one size written in
+     * full at the start, as the app's JVM in the end-to-end benchmark, so that H2 alone does not pay for fresh heap
+     * pages the app never meets (on the virtual machines we measure on the first write to a page costs about 21 us,
+     * and in the test's own JVM H2 alone measured 1.4x slower). Its JIT stays warm from round to round.
      */
-    public static List<Double> oneWriterRowsPerSecond(Path dir, int rows, int rounds) throws Exception {
-        String insert = KvTableSql.forDatabase("H2").historyInsertOnly();
-        List<Double> rates = new ArrayList<>();
-        for (int round = 0; round <= rounds; round++) {
-            String url = "jdbc:h2:file:" + dir.resolve(UUID.randomUUID().toString()).toAbsolutePath() + ";WRITE_DELAY=0";
-            UUID[] devices = createSchemaAndDevices(url);
-            long started = System.nanoTime();
-            write(url, insert, devices, 0, 1, 1_700_000_000_000L, rows, 1000);
-            double rate = rows / ((System.nanoTime() - started) / 1e9);
-            long stored = storedRows(url);
-            if (stored != rows) {
-                throw new IllegalStateException("H2 stored " + stored + " of " + rows + " rows in " + url);
+    public static final class InOwnJvm implements AutoCloseable {
+        private final Process process;
+        private final Writer commands;
+        private final BufferedReader answers;
+
+        /**
+         * @param dir where the rounds' files go
+         * @param rows rows a round
+         * @param heap the JVM's heap size, as {@code -Xmx} takes it
+         */
+        public InOwnJvm(Path dir, int rows, String heap) throws IOException {
+            process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path"),
+                    H2HistoryRows.class.getName(), dir.toAbsolutePath().toString(), Integer.toString(rows))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** @return rows/s of one round */
+        public double round() throws IOException {
+            commands.write("round\n");
+            commands.flush();
+            String answer = answers.readLine();
+            if (answer == null || !answer.startsWith("rows/s ")) {
+                throw new IllegalStateException("the H2 JVM answered '" + answer + "' (its errors are in the test's log)");
             }
-            if (round > 0) {
-                rates.add(rate);
+            return Double.parseDouble(answer.substring("rows/s ".length()));
+        }
+
+        @Override
+        public void close() throws InterruptedException, IOException {
+            commands.close();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
             }
         }
-        return rates;
+    }
+
+    /**
+     * The JVM of {@link InOwnJvm}: for each line {@code round} read from its input, one round appended to its file, its
+     * rate printed as {@code rows/s <rate>}; ends at the end of its input.
+     *
+     * @param args the directory for the files, the rows a round
+     */
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        int rows = Integer.parseInt(args[1]);
+        PrintStream out = System.out;
+        // the answers alone on the output: whatever logs goes to the error stream, which the test's log gets
+        System.setOut(System.err);
+        String url = "jdbc:h2:file:" + dir.resolve("h2-alone-" + UUID.randomUUID()).toAbsolutePath() + ";WRITE_DELAY=0";
+        UUID[] devices = createSchemaAndDevices(url);
+        String insert = KvTableSql.forDatabase("H2").historyInsertOnly();
+        long firstTs = 1_700_000_000_000L;
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        for (long stored = 0; (line = in.readLine()) != null; stored += rows, firstTs += rows) {
+            if (!line.equals("round")) {
+                throw new IllegalArgumentException("expected 'round', got '" + line + "'");
+            }
+            long started = System.nanoTime();
+            write(url, insert, devices, 0, 1, firstTs, rows, 1000);
+            double rate = rows / ((System.nanoTime() - started) / 1e9);
+            long count = storedRows(url);
+            if (count != stored + rows) {
+                throw new IllegalStateException("H2 holds " + count + " rows after " + (stored + rows) + " in " + url);
+            }
+            out.println("rows/s " + rate);
+            out.flush();
+        }
     }
 
     static long storedRows(String url) throws Exception {
