@@ -69,13 +69,17 @@ final class AppProcess implements AutoCloseable {
      *
      * @param databaseUrl the JDBC URL it stores into
      * @param maxHeap the JVM's {@code -Xmx}
+     * @param jvmArgs more JVM options (a flight recording, for one), after the heap's
      * @param extraArgs more {@code --name=value} arguments
      * @return the running application
      * @throws IOException when the process cannot start
      */
-    static AppProcess startForMeasurement(String databaseUrl, String maxHeap, String... extraArgs) throws IOException {
-        return launch(List.of("-Xms" + maxHeap, "-Xmx" + maxHeap, "-XX:+AlwaysPreTouch", "-cp",
-                System.getProperty("java.class.path"), SampleIotApplication.class.getName()), freePort(), databaseUrl, extraArgs);
+    static AppProcess startForMeasurement(String databaseUrl, String maxHeap, List<String> jvmArgs, String... extraArgs)
+            throws IOException {
+        List<String> jvm = new ArrayList<>(List.of("-Xms" + maxHeap, "-Xmx" + maxHeap, "-XX:+AlwaysPreTouch"));
+        jvm.addAll(jvmArgs);
+        jvm.addAll(List.of("-cp", System.getProperty("java.class.path"), SampleIotApplication.class.getName()));
+        return launch(jvm, freePort(), databaseUrl, extraArgs);
     }
 
     /**

@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
  * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=30
  * -Dbench.mqtt-window=200 -Dbench.phases=bodies,mqtt,singles -Dbench.rounds=5 -Dbench.round-seconds=8}; {@code
- * -Dbench.app-args="--name=value ..."} passes properties to the app. The bodies are measured in rounds
+ * -Dbench.app-args="--name=value ..."} passes properties to the app, {@code -Dbench.app-jvm-args="..."} options to its
+ * JVM (a flight recording, for one). The bodies are measured in rounds
  * ({@code bench.rounds} of {@code bench.round-seconds}, not {@code bench.seconds}), each followed by what H2 alone
  * stores on the same machine a moment later ({@link #bodiesAgainstH2Alone}); the report gives the ratio of each round
  * and their median. The table goes to the log (INFO) and to {@code target/device-api-benchmark.txt}.
@@ -106,7 +107,9 @@ class DeviceApiBenchmark {
         }
         String appArgs = System.getProperty("bench.app-args", "").trim();
         String[] extraArgs = appArgs.isEmpty() ? new String[0] : appArgs.split("\\s+");
-        try (AppProcess app = AppProcess.startForMeasurement(url, appHeap, extraArgs)) {
+        String appJvmArgs = System.getProperty("bench.app-jvm-args", "").trim();
+        List<String> jvmArgs = appJvmArgs.isEmpty() ? List.of() : List.of(appJvmArgs.split("\\s+"));
+        try (AppProcess app = AppProcess.startForMeasurement(url, appHeap, jvmArgs, extraArgs)) {
             ApiClient api = app.api();
             List<ApiClient.Device> all = new ArrayList<>();
             for (int i = 0; i < devices; i++) {

@@ -18,6 +18,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * History rows written straight to an H2 file with JDBC, nothing of the app in between: what the database alone
@@ -25,6 +27,8 @@ import org.flywaydb.core.Flyway;
  * in rounds interleaved with the bodies it compares with it.
  */
 public final class H2HistoryRows {
+
+    private static final Logger log = LoggerFactory.getLogger(H2HistoryRows.class);
 
     /** Devices in each database, the rows spread over them in bodies of 8,000. */
     public static final int DEVICES = 20;
@@ -66,7 +70,7 @@ public final class H2HistoryRows {
             String answer;
             // the JVM itself may print on the output too (a flight recording's start, for one): passed on
             while ((answer = answers.readLine()) != null && !answer.startsWith("rows/s ")) {
-                System.err.println("H2 alone JVM: " + answer);
+                log.info("H2 alone JVM: {}", answer);
             }
             if (answer == null) {
                 throw new IllegalStateException("the H2 JVM ended without an answer (its errors are in the test's log)");
