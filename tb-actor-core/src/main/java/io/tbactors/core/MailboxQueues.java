@@ -33,6 +33,9 @@ import java.util.function.Consumer;
  * compare-and-set of the tail from the last node to {@code IDLE} ({@link #tryIdle}), which fails if a sender swapped
  * the tail since the holder's last take found the queue empty; the sender whose swap returns {@code IDLE} holds the turn
  * ({@link #addNormal} returns true). So the exchange that queues a message also schedules the actor when it was idle.
+ * That sender makes its node the head at once (every earlier message was taken) and links the taken node to itself, so
+ * the turn it submits starts at its message without reading the node before it, and a walker that stood on the taken
+ * node goes back to the head (BENCHMARKS.md, "The idle actor's new head").
  *
  * <p>High-priority messages are rare; their queue is a {@link ConcurrentLinkedQueue} created by the first one. An
  * unbounded mailbox keeps no depth (nothing per message beyond the queue's own insert and take) unless depth counting
@@ -125,10 +128,17 @@ abstract class MailboxQueues extends MailboxTask {
      * @return whether the actor was idle: the caller now holds its turn and must submit it
      */
     final boolean linkAfter(QueueNode previous, QueueNode node) {
-        boolean wasIdle = previous == IDLE;
-        if (wasIdle) {
-            // no turn runs, so the head is the last node (null if no message was ever queued)
-            previous = headAcquire();
+        if (previous == IDLE) {
+            // no turn runs and every message was taken: the node becomes the head at once, so the turn this sender
+            // now submits starts at it and never reads the taken node before it (a cache miss where actors are many,
+            // and a link from an old node to a young one for the collector to track). The taken node links to
+            // itself, which sends a walker that stood on it back to the head.
+            QueueNode taken = headAcquire();
+            releaseHead(node);
+            if (taken != null) {
+                taken.unlink();
+            }
+            return true;
         }
         if (previous == null) {
             // the first message ever: its node is where the turn starts
@@ -136,7 +146,7 @@ abstract class MailboxQueues extends MailboxTask {
         } else {
             previous.link(node);
         }
-        return wasIdle;
+        return false;
     }
 
     /**
@@ -157,7 +167,7 @@ abstract class MailboxQueues extends MailboxTask {
      */
     final boolean tryIdle() {
         QueueNode h = headAcquire();
-        // the head has had its message taken, unless it is the first node ever, just queued
+        // the head has had its message taken, unless it was just queued (the first node ever, or one that woke the actor)
         return (h == null || !h.holdsValue()) && compareAndSetTail(h, IDLE);
     }
 
@@ -245,7 +255,7 @@ abstract class MailboxQueues extends MailboxTask {
         }
         MailboxDepth d = depth;
         boolean shared = d != null && d.dropsOldest();
-        // only the very first node can still hold its message when it is the head
+        // the head still holds its message when it is the first node ever, or the one that woke the idle actor
         Object element = shared ? h.claim() : h.take();
         while (element == null) {
             QueueNode next = h.next();

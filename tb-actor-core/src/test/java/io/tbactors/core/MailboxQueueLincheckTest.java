@@ -61,6 +61,9 @@ public class MailboxQueueLincheckTest {
                         List.of(List.of(op("turn")), List.of(op("send", 1)))))
                 .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0)),
                         List.of(List.of(op("turn"), op("turn")), List.of(op("send", 1), op("wake")), List.of(op("requestAndWake")))))
+                // a walk standing on the taken head while a sender wakes the idle actor with a new head
+                .addCustomScenario(MailboxProtocolLincheckTest.scenario(Scheduling.class, List.of(op("send", 0), op("turn")),
+                        List.of(List.of(op("count"), op("count")), List.of(op("send", 1), op("turn")), List.of(op("send", 2)))))
                 .check(Scheduling.class);
     }
 
@@ -159,6 +162,16 @@ public class MailboxQueueLincheckTest {
         public void requestAndWake() {
             requested = true;
             wake();
+        }
+
+        /**
+         * Counts what is queued, as the dispatcher's statistics do, walking from the head beside the senders and the
+         * turn: the walk must end, also when it stands on a taken node that a sender waking the actor replaces as the
+         * head (the count itself is a snapshot, not checked).
+         */
+        @Operation
+        public void count() {
+            queues.queued();
         }
 
         private void submit() {
