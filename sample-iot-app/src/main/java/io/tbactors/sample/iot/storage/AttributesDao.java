@@ -43,7 +43,7 @@ public class AttributesDao {
     public CompletableFuture<Void> save(UUID deviceId, long ts, Map<String, Object> values) {
         List<CompletableFuture<Void>> rows = new ArrayList<>(values.size());
         for (Map.Entry<String, Object> entry : values.entrySet()) {
-            rows.add(queues.attributes().add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()))));
+            rows.add(queues.attributes().add(new KvRow(deviceId, entry.getKey(), ts, codec.toStored(entry.getValue()))));
         }
         return rows.size() == 1 ? rows.get(0) : CompletableFuture.allOf(rows.toArray(CompletableFuture[]::new));
     }

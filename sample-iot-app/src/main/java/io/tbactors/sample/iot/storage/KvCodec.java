@@ -1,6 +1,7 @@
 package io.tbactors.sample.iot.storage;
 
 import io.tbactors.rule.TbMsgData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -52,26 +53,80 @@ public class KvCodec {
     }
 
     /**
+     * A value as it is stored: one of the four scalar types, or the JSON text of a map or a list.
+     *
+     * @param value a value from JSON or from an expression
+     * @return a Boolean, Long, Double or String, or a {@link JsonText}; anything else as its string
+     */
+    public Object toStored(Object value) {
+        Object v = normalize(value);
+        if (v instanceof Boolean || v instanceof Long || v instanceof Double || v instanceof String) {
+            return v;
+        }
+        if (v instanceof Map<?, ?> || v instanceof List<?>) {
+            return new JsonText(jsonMapper.writeValueAsString(v));
+        }
+        return String.valueOf(v);
+    }
+
+    /**
+     * The JSON text of a map or a list, stored in {@code json_v}.
+     *
+     * @param json the text
+     */
+    public record JsonText(String json) {
+    }
+
+    /**
      * @param value a normalized value
      * @return five JDBC parameters for {@code bool_v, long_v, dbl_v, str_v, json_v}, exactly one not null
      */
     public SqlParameterValue[] toColumns(Object value) {
-        Object v = normalize(value);
-        Boolean bool = v instanceof Boolean b ? b : null;
-        Long lng = v instanceof Long l ? l : null;
-        Double dbl = v instanceof Double d ? d : null;
-        String str = v instanceof String s ? s : null;
-        String json = v instanceof Map<?, ?> || v instanceof List<?> ? jsonMapper.writeValueAsString(v) : null;
-        if (bool == null && lng == null && dbl == null && str == null && json == null) {
-            str = String.valueOf(v);
-        }
+        Object stored = toStored(value);
         return new SqlParameterValue[] {
-            new SqlParameterValue(Types.BOOLEAN, bool),
-            new SqlParameterValue(Types.BIGINT, lng),
-            new SqlParameterValue(Types.DOUBLE, dbl),
-            new SqlParameterValue(Types.VARCHAR, str),
-            new SqlParameterValue(Types.VARCHAR, json),
+            new SqlParameterValue(Types.BOOLEAN, stored instanceof Boolean ? stored : null),
+            new SqlParameterValue(Types.BIGINT, stored instanceof Long ? stored : null),
+            new SqlParameterValue(Types.DOUBLE, stored instanceof Double ? stored : null),
+            new SqlParameterValue(Types.VARCHAR, stored instanceof String ? stored : null),
+            new SqlParameterValue(Types.VARCHAR, stored instanceof JsonText json ? json.json() : null),
         };
+    }
+
+    /**
+     * Sets the five typed columns {@code bool_v, long_v, dbl_v, str_v, json_v} of a statement straight from a stored
+     * value, each with the setter of its type: the batches' path, which sets millions of them.
+     *
+     * @param statement the statement
+     * @param first the index of its {@code bool_v} parameter
+     * @param stored a value from {@link #toStored}
+     * @throws SQLException when the driver refuses a parameter
+     */
+    static void bindColumns(PreparedStatement statement, int first, Object stored) throws SQLException {
+        if (stored instanceof Boolean bool) {
+            statement.setBoolean(first, bool);
+        } else {
+            statement.setNull(first, Types.BOOLEAN);
+        }
+        if (stored instanceof Long lng) {
+            statement.setLong(first + 1, lng);
+        } else {
+            statement.setNull(first + 1, Types.BIGINT);
+        }
+        if (stored instanceof Double dbl) {
+            statement.setDouble(first + 2, dbl);
+        } else {
+            statement.setNull(first + 2, Types.DOUBLE);
+        }
+        if (stored instanceof String str) {
+            statement.setString(first + 3, str);
+        } else {
+            statement.setNull(first + 3, Types.VARCHAR);
+        }
+        if (stored instanceof JsonText json) {
+            statement.setString(first + 4, json.json());
+        } else {
+            statement.setNull(first + 4, Types.VARCHAR);
+        }
     }
 
     /**

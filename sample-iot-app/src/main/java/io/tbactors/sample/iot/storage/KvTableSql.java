@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * The batched writes of the key-value tables, in the database's own upsert syntax (H2 and PostgreSQL share
- * none). Each statement takes the parameters of {@link KvRow#params()}: device, key, time, five value columns.
+ * none). Each statement takes the parameters of {@link KvRow#bind}: device, key, time, five value columns.
  *
  * @param history inserts a history reading, replacing one at the same device, key and time
  * @param historyInsertOnly inserts a history reading and fails on one at the same device, key and time; null where

@@ -1,6 +1,8 @@
 package io.tbactors.sample.iot.storage;
 
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +24,7 @@ import lombok.extern.slf4j.Slf4j;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -159,13 +162,10 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
         }
 
         private void writeAll(List<KvRow> rows) {
-            List<List<Object[]>> params = new ArrayList<>(statements.size());
+            List<List<KvRow>> params = new ArrayList<>(statements.size());
             boolean insertFirst = false;
             for (Statement statement : statements) {
-                List<KvRow> folded = fold(rows, statement.keyOf(), statement.newestWins());
-                List<Object[]> rowParams = new ArrayList<>(folded.size());
-                folded.forEach(row -> rowParams.add(row.params()));
-                params.add(rowParams);
+                params.add(fold(rows, statement.keyOf(), statement.newestWins()));
                 insertFirst |= statement.insertOnlySql() != null;
             }
             if (insertFirst) {
@@ -179,11 +179,24 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
             transaction.executeWithoutResult(status -> run(params, false));
         }
 
-        private void run(List<List<Object[]>> params, boolean insertFirst) {
+        private void run(List<List<KvRow>> params, boolean insertFirst) {
             for (int i = 0; i < statements.size(); i++) {
                 Statement statement = statements.get(i);
+                List<KvRow> rows = params.get(i);
+                // each parameter set with its own type's setter, not through Spring's per-value type dispatch: a
+                // tenth of the writer's time in a profile of the 8,000-reading bodies
                 jdbc.batchUpdate(insertFirst && statement.insertOnlySql() != null ? statement.insertOnlySql() : statement.sql(),
-                        params.get(i));
+                        new BatchPreparedStatementSetter() {
+                            @Override
+                            public void setValues(PreparedStatement ps, int index) throws SQLException {
+                                rows.get(index).bind(ps);
+                            }
+
+                            @Override
+                            public int getBatchSize() {
+                                return rows.size();
+                            }
+                        });
             }
         }
 

@@ -51,7 +51,7 @@ public class TimeseriesDao {
         WriteBehindQueue<KvRow> queue = queues.history(deviceId);
         List<CompletableFuture<Void>> rows = new ArrayList<>(values.size());
         for (Map.Entry<String, Object> entry : values.entrySet()) {
-            rows.add(queue.add(new KvRow(deviceId, entry.getKey(), ts, codec.toColumns(entry.getValue()))));
+            rows.add(queue.add(new KvRow(deviceId, entry.getKey(), ts, codec.toStored(entry.getValue()))));
         }
         if (rows.size() == 1) {
             return rows.get(0);

@@ -24,6 +24,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -188,7 +189,7 @@ class StorageQueueEndToEndTest extends EndToEndTest {
         JdbcTemplate jdbcTemplate(DataSource dataSource, BatchGate gate) {
             return new JdbcTemplate(dataSource) {
                 @Override
-                public int[] batchUpdate(String sql, List<? extends Object[]> batchArgs) {
+                public int[] batchUpdate(String sql, BatchPreparedStatementSetter batchArgs) {
                     gate.pass();
                     return super.batchUpdate(sql, batchArgs);
                 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.jdbc.core.BatchPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -175,7 +176,7 @@ class KvWriteQueuesTest {
         // the latest values' statement fails after the history rows of the same batch were inserted
         jdbc = new JdbcTemplate(database.getDataSource()) {
             @Override
-            public int[] batchUpdate(String sql, List<? extends Object[]> batchArgs) {
+            public int[] batchUpdate(String sql, BatchPreparedStatementSetter batchArgs) {
                 if (sql.contains("ts_kv_latest") && refuseLatest.get()) {
                     throw new DataAccessResourceFailureException("the latest values' write refused by the test");
                 }
@@ -250,10 +251,10 @@ class KvWriteQueuesTest {
 
     @Test
     void foldingABatchKeepsOneRowPerKeyAsWritingThemInOrderWould() {
-        KvRow a1 = new KvRow(device, "a", 2, codec.toColumns(1L));
-        KvRow a2 = new KvRow(device, "a", 2, codec.toColumns(2L));
-        KvRow aOld = new KvRow(device, "a", 1, codec.toColumns(3L));
-        KvRow b = new KvRow(device, "b", 1, codec.toColumns(4L));
+        KvRow a1 = new KvRow(device, "a", 2, codec.toStored(1L));
+        KvRow a2 = new KvRow(device, "a", 2, codec.toStored(2L));
+        KvRow aOld = new KvRow(device, "a", 1, codec.toStored(3L));
+        KvRow b = new KvRow(device, "b", 1, codec.toStored(4L));
 
         assertThat(KvWriteQueues.fold(List.of(a1, b, a2, aOld), row -> row.key(), true)).containsExactly(a2, b);
         assertThat(KvWriteQueues.fold(List.of(a1, b, a2, aOld), row -> row.key(), false)).containsExactly(aOld, b);
