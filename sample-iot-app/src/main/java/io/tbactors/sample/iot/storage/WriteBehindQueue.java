@@ -229,21 +229,31 @@ public final class WriteBehindQueue<T> {
         }
     }
 
-    /** @return whether the stop marker was taken: the batch is then written at once */
+    /**
+     * Fills the batch with what is queued, taken under the queue's lock once for all of it rather than once a row (the
+     * senders, adding a body's thousands of rows, hold that lock often, and a writer that waits for it leaves the
+     * cores), and waits for more until the batch is full or its deadline passes.
+     *
+     * @return whether the stop marker was taken: the batch is then written at once, the rows queued after the marker
+     *         with it
+     */
     private boolean fill(List<Entry<T>> batch, long deadline) throws InterruptedException {
         while (batch.size() < batchSize) {
-            Entry<T> next = queue.poll();
-            if (next == null) {
+            int from = batch.size();
+            if (queue.drainTo(batch, batchSize - from) == 0) {
                 long left = deadline - System.nanoTime();
-                next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+                Entry<T> next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
                 if (next == null) {
                     return false;
                 }
+                batch.add(next);
             }
-            if (next == STOP) {
-                return true;
+            for (int i = from; i < batch.size(); i++) {
+                if (batch.get(i) == STOP) {
+                    batch.remove(i);
+                    return true;
+                }
             }
-            batch.add(next);
         }
         return false;
     }
