@@ -180,8 +180,8 @@ public class KvWriteQueues implements SmartLifecycle, MeterBinder {
                 boolean insertOnly = insertFirst && statement.insertOnlySql() != null;
                 // plain inserts need no folding: two rows of one key fail the batch, and the upserts fold them
                 List<KvRow> batch = insertOnly ? rows : fold(rows, statement.keyOf(), statement.newestWins());
-                // each parameter set with its own type's setter, not through Spring's per-value type dispatch: a
-                // tenth of the writer's time in a profile of the 8,000-reading bodies
+                // each parameter set with its own type's setter, not through Spring's per-value type dispatch (8% of
+                // the writer's samples in a profile of the 8,000-reading bodies)
                 jdbc.batchUpdate(insertOnly ? statement.insertOnlySql() : statement.sql(), new BatchPreparedStatementSetter() {
                     @Override
                     public void setValues(PreparedStatement ps, int index) throws SQLException {
