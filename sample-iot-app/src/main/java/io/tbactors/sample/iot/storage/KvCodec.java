@@ -77,24 +77,45 @@ public class KvCodec {
     public record JsonText(String json) {
     }
 
+    /** The SQL types of the value columns {@code bool_v, long_v, dbl_v, str_v, json_v}, in that order. */
+    private static final int[] COLUMN_TYPES = {Types.BOOLEAN, Types.BIGINT, Types.DOUBLE, Types.VARCHAR, Types.VARCHAR};
+
+    /**
+     * @param stored a value from {@link #toStored}
+     * @return the index, among the five value columns, of the one that holds it
+     */
+    private static int columnOf(Object stored) {
+        if (stored instanceof Boolean) {
+            return 0;
+        }
+        if (stored instanceof Long) {
+            return 1;
+        }
+        if (stored instanceof Double) {
+            return 2;
+        }
+        return stored instanceof String ? 3 : 4;
+    }
+
     /**
      * @param value a normalized value
      * @return five JDBC parameters for {@code bool_v, long_v, dbl_v, str_v, json_v}, exactly one not null
      */
     public SqlParameterValue[] toColumns(Object value) {
         Object stored = toStored(value);
-        return new SqlParameterValue[] {
-            new SqlParameterValue(Types.BOOLEAN, stored instanceof Boolean ? stored : null),
-            new SqlParameterValue(Types.BIGINT, stored instanceof Long ? stored : null),
-            new SqlParameterValue(Types.DOUBLE, stored instanceof Double ? stored : null),
-            new SqlParameterValue(Types.VARCHAR, stored instanceof String ? stored : null),
-            new SqlParameterValue(Types.VARCHAR, stored instanceof JsonText json ? json.json() : null),
-        };
+        int column = columnOf(stored);
+        Object columnValue = stored instanceof JsonText json ? json.json() : stored;
+        SqlParameterValue[] columns = new SqlParameterValue[COLUMN_TYPES.length];
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = new SqlParameterValue(COLUMN_TYPES[i], i == column ? columnValue : null);
+        }
+        return columns;
     }
 
     /**
-     * Sets the five typed columns {@code bool_v, long_v, dbl_v, str_v, json_v} of a statement straight from a stored
-     * value, each with the setter of its type: the batches' path, which sets millions of them.
+     * Sets the five value columns {@code bool_v, long_v, dbl_v, str_v, json_v} of a statement straight from a stored
+     * value: the one that holds it with its type's own setter, the others with a typed null. The batches' path, which
+     * sets millions of them without Spring's per-value type dispatch.
      *
      * @param statement the statement
      * @param first the index of its {@code bool_v} parameter
@@ -102,30 +123,18 @@ public class KvCodec {
      * @throws SQLException when the driver refuses a parameter
      */
     static void bindColumns(PreparedStatement statement, int first, Object stored) throws SQLException {
-        if (stored instanceof Boolean bool) {
-            statement.setBoolean(first, bool);
-        } else {
-            statement.setNull(first, Types.BOOLEAN);
+        int column = columnOf(stored);
+        for (int i = 0; i < COLUMN_TYPES.length; i++) {
+            if (i != column) {
+                statement.setNull(first + i, COLUMN_TYPES[i]);
+            }
         }
-        if (stored instanceof Long lng) {
-            statement.setLong(first + 1, lng);
-        } else {
-            statement.setNull(first + 1, Types.BIGINT);
-        }
-        if (stored instanceof Double dbl) {
-            statement.setDouble(first + 2, dbl);
-        } else {
-            statement.setNull(first + 2, Types.DOUBLE);
-        }
-        if (stored instanceof String str) {
-            statement.setString(first + 3, str);
-        } else {
-            statement.setNull(first + 3, Types.VARCHAR);
-        }
-        if (stored instanceof JsonText json) {
-            statement.setString(first + 4, json.json());
-        } else {
-            statement.setNull(first + 4, Types.VARCHAR);
+        switch (column) {
+            case 0 -> statement.setBoolean(first, (Boolean) stored);
+            case 1 -> statement.setLong(first + 1, (Long) stored);
+            case 2 -> statement.setDouble(first + 2, (Double) stored);
+            case 3 -> statement.setString(first + 3, (String) stored);
+            default -> statement.setString(first + 4, ((JsonText) stored).json());
         }
     }
 
