@@ -63,6 +63,12 @@ public final class TbMsgData {
      * @return an unmodifiable copy in the same order, its values {@link #frozen}
      */
     public static Map<String, Object> frozenValues(Map<String, Object> values) {
+        if (values.size() == 1) {
+            // the common reading of one key: a map of one entry is 32 bytes, against about 200 for a copied hash map,
+            // and a message lives until its chain is done with it (for a save, until its batch commits)
+            Map.Entry<String, Object> only = values.entrySet().iterator().next();
+            return Collections.singletonMap(only.getKey(), frozen(only.getValue()));
+        }
         Map<String, Object> copy = new LinkedHashMap<>();
         values.forEach((key, value) -> copy.put(key, frozen(value)));
         return Collections.unmodifiableMap(copy);

@@ -1,5 +1,7 @@
 package io.tbactors.rule.node;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +19,19 @@ public final class PendingNodeResult extends CompletableFuture<RuleNodeResult> i
     private final Set<String> relations;
     private final long startNanos = System.nanoTime();
     private volatile long endNanos;
+    /** null, the action {@link #whenDone} registered, or {@link #DONE} once completed and the action taken over. */
+    private volatile Object watcher;
+
+    private static final Object DONE = new Object();
+    private static final VarHandle WATCHER;
+
+    static {
+        try {
+            WATCHER = MethodHandles.lookup().findVarHandle(PendingNodeResult.class, "watcher", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * @param nodeId the node's id
@@ -48,11 +63,53 @@ public final class PendingNodeResult extends CompletableFuture<RuleNodeResult> i
     }
 
     @Override
+    public boolean complete(RuleNodeResult value) {
+        boolean completed = super.complete(value);
+        runWatcher();
+        return completed;
+    }
+
+    @Override
     public boolean completeExceptionally(Throwable failure) {
         if (endNanos == 0) {
             endNanos = System.nanoTime();
         }
-        return super.completeExceptionally(failure);
+        boolean completed = super.completeExceptionally(failure);
+        runWatcher();
+        return completed;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        runWatcher();
+        return cancelled;
+    }
+
+    /**
+     * Runs an action once this result is complete: on the thread that completes it, or at once on the caller's when it
+     * already is. Unlike a dependent stage it allocates nothing, which matters for a pack of thousands of messages
+     * waiting for their saves; it takes one action only.
+     *
+     * @param action what to run, once
+     * @throws IllegalStateException when an action was already registered
+     */
+    public void whenDone(Runnable action) {
+        if (WATCHER.compareAndSet(this, null, action)) {
+            // the completing thread takes it (it looks only after the result is complete)
+            return;
+        }
+        if (watcher != DONE) {
+            throw new IllegalStateException("a result takes one action only");
+        }
+        action.run();
+    }
+
+    /** After any completion: takes the registered action, if any, and leaves {@link #DONE} for a later one. */
+    private void runWatcher() {
+        if (WATCHER.getAndSet(this, DONE) instanceof Runnable action) {
+            action.run();
+        }
     }
 
     /** @return from creation to completion, nanoseconds; 0 while pending */

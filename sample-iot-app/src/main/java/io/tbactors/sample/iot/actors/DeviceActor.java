@@ -64,7 +64,8 @@ public class DeviceActor extends AbstractTbActor {
     private final IotActorServices services;
     private final UUID tenantId;
     private final UUID deviceId;
-    private Map<String, String> deviceMetadata;
+    private String deviceName;
+    private String deviceType;
     private long lastServerTs;
     private DeviceRpcs rpcs;
     private DeviceClientRpcs clientRpcs;
@@ -82,7 +83,8 @@ public class DeviceActor extends AbstractTbActor {
         super.init(ctx);
         Device device = services.getDeviceService().findById(deviceId)
                 .orElseThrow(() -> new TbActorException("Device " + deviceId + " does not exist", null));
-        deviceMetadata = Map.of("deviceName", device.name(), "deviceType", device.type());
+        deviceName = device.name();
+        deviceType = device.type();
         rpcs = new DeviceRpcs(deviceId, services.getRpcSettings().getMaxPendingPerDevice(), services.getStats(),
                 (requestId, delayMs) -> ctx.scheduleOnce(new RpcTimeoutMsg(requestId), Duration.ofMillis(delayMs)),
                 (request, status, outcome) -> services.getRpcDao().updateLater(request.rpcId(), status.name(),
@@ -225,8 +227,7 @@ public class DeviceActor extends AbstractTbActor {
     }
 
     private Map<String, String> metadata(long ts) {
-        return Map.of("deviceName", deviceMetadata.get("deviceName"), "deviceType", deviceMetadata.get("deviceType"),
-                "ts", Long.toString(ts));
+        return new ReadingMetadata(deviceName, deviceType, ts);
     }
 
     // message ids need uniqueness, not secrecy: skip SecureRandom's cost and contention on the hot path

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
@@ -317,6 +318,43 @@ class RuleChainActorTest {
         assertThat(done).isCompleted();
         assertThat(msgs).allMatch(msg -> msg.tracker().isFinished() && !msg.tracker().isFailed());
         assertThat(stats.getProcessed()).isEqualTo(10);
+    }
+
+    @Test
+    void aPackWhoseSavesCompleteInReverseGoesOnOnceTheLastIsStoredAndInItsOrder() {
+        List<CompletableFuture<Void>> saves = new CopyOnWriteArrayList<>();
+        doAnswer(call -> {
+            saved.add(call.getArgument(2));
+            CompletableFuture<Void> save = new CompletableFuture<>();
+            saves.add(save);
+            return save;
+        }).when(mocks.timeseriesDao()).save(any(), anyLong(), any());
+        start(1, """
+                {'nodes': [{'id': 'save', 'type': 'save-timeseries'},
+                           {'id': 'mark', 'type': 'transform', 'configuration': {'set': {'after': 'true'}}},
+                           {'id': 'save-after', 'type': 'save-timeseries'}],
+                 'connections': [{'from': 'save', 'to': 'mark', 'relation': 'Success'},
+                                 {'from': 'mark', 'to': 'save-after', 'relation': 'Success'}]}
+                """);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        sendPack(5, seq -> Map.of("seq", seq), new MsgPackCallback(5, done));
+        await().atMost(WAIT).until(() -> saves.size() == 5);
+
+        // the first save stored last: the pack waits for it, whatever the others did
+        for (int i = 4; i >= 1; i--) {
+            saves.get(i).complete(null);
+        }
+        assertThat(saves).as("the pack's next node runs on its last save").hasSize(5);
+        saves.get(0).complete(null);
+
+        await().atMost(WAIT).until(() -> saves.size() == 10);
+        assertThat(saved.subList(5, 10).stream().map(data -> (Long) data.get("seq")).toList()).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(saved.subList(5, 10)).allMatch(data -> Boolean.TRUE.equals(data.get("after")));
+        assertThat(done).isNotDone();
+        saves.subList(5, 10).forEach(save -> save.complete(null));
+        await().atMost(WAIT).until(done::isDone);
+        assertThat(done).isCompleted();
+        assertThat(stats.getProcessed()).isEqualTo(5);
     }
 
     @Test

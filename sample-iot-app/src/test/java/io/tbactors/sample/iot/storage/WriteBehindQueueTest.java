@@ -94,6 +94,18 @@ class WriteBehindQueueTest {
     }
 
     @Test
+    void savesCompleteInTheOrderTheirRowsWereAdded() {
+        start(7, Duration.ofMillis(1));
+        List<Integer> completed = Collections.synchronizedList(new ArrayList<>());
+
+        List<CompletableFuture<Void>> saves = IntStream.range(0, 500)
+                .mapToObj(i -> queue.add(i).thenRun(() -> completed.add(i))).toList();
+
+        await().atMost(WAIT).until(() -> saves.stream().allMatch(CompletableFuture::isDone));
+        assertThat(completed).containsExactlyElementsOf(IntStream.range(0, 500).boxed().toList());
+    }
+
+    @Test
     void aFailedBatchFailsEachOfItsSavesAndTheQueueGoesOn() {
         IllegalStateException failure = new IllegalStateException("constraint violated");
         start(1000, 3, NEVER, rows -> {
