@@ -1,8 +1,7 @@
 package io.tbactors.rule;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 import io.tbactors.api.TbActorStopReason;
 
@@ -11,14 +10,32 @@ import io.tbactors.api.TbActorStopReason;
  * output goes nowhere ends a copy. When the last copy ends, the message counts as processed (or failed, when some
  * copy left on {@code Failure} with no connection for it) and its callback hears so. A message dropped by a
  * stopping actor counts as lost, once, and its callback hears that instead.
+ *
+ * <p>Every message in a chain has one, alive until its last copy ends (for a save, until its batch commits), so its
+ * state is three fields of this one object, changed through {@link VarHandle}s, not three atomic objects beside it.
  */
 public final class TbMsgTracker {
 
     private final RuleEngineListener listener;
     private final TbMsgCallback callback;
-    private final AtomicInteger copies = new AtomicInteger(1);
-    private final AtomicReference<RuleChainFailureException> failure = new AtomicReference<>();
-    private final AtomicBoolean finished = new AtomicBoolean();
+    private static final VarHandle COPIES;
+    private static final VarHandle FAILURE;
+    private static final VarHandle FINISHED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            COPIES = lookup.findVarHandle(TbMsgTracker.class, "copies", int.class);
+            FAILURE = lookup.findVarHandle(TbMsgTracker.class, "failure", RuleChainFailureException.class);
+            FINISHED = lookup.findVarHandle(TbMsgTracker.class, "finished", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int copies = 1;
+    private volatile RuleChainFailureException failure;
+    private volatile boolean finished;
 
     /**
      * @param listener where the outcome is counted
@@ -35,8 +52,8 @@ public final class TbMsgTracker {
      * @param targets how many nodes it was routed to; 0 ends the copy
      */
     public void routed(int targets) {
-        if (copies.addAndGet(targets - 1) == 0 && finished.compareAndSet(false, true)) {
-            RuleChainFailureException failed = failure.get();
+        if ((int) COPIES.getAndAdd(this, targets - 1) + targets - 1 == 0 && FINISHED.compareAndSet(this, false, true)) {
+            RuleChainFailureException failed = failure;
             if (failed == null) {
                 listener.msgProcessed();
                 callback.onSuccess();
@@ -65,8 +82,8 @@ public final class TbMsgTracker {
      * @param cause the node's error, or null
      */
     public void markFailed(String reason, Throwable cause) {
-        if (failure.get() == null) {
-            failure.compareAndSet(null, new RuleChainFailureException(reason, cause));
+        if (failure == null) {
+            FAILURE.compareAndSet(this, null, new RuleChainFailureException(reason, cause));
         }
     }
 
@@ -76,7 +93,7 @@ public final class TbMsgTracker {
      * @param reason why
      */
     public void lost(TbActorStopReason reason) {
-        if (finished.compareAndSet(false, true)) {
+        if (FINISHED.compareAndSet(this, false, true)) {
             listener.msgLost(reason);
             callback.onFailure(new MessageNotAcceptedException(reason));
         }
@@ -84,11 +101,11 @@ public final class TbMsgTracker {
 
     /** @return whether every copy has ended or one was lost */
     public boolean isFinished() {
-        return finished.get();
+        return finished;
     }
 
     /** @return whether some copy failed without a {@code Failure} route */
     public boolean isFailed() {
-        return failure.get() != null;
+        return failure != null;
     }
 }

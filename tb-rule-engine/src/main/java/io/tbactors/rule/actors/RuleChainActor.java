@@ -100,13 +100,22 @@ public class RuleChainActor extends AbstractTbActor {
         for (int i = 0; i < outputs.size(); i++) {
             RuleNodeOutputMsg.Output result = outputs.get(i);
             TbMsg tbMsg = result.msg();
-            for (String relation : result.relations()) {
+            // indexed loops and no capturing lambda: this runs for every message of every pack
+            List<String> relations = result.relations();
+            for (int r = 0; r < relations.size(); r++) {
+                String relation = relations.get(r);
                 List<String> next = byRelation.getOrDefault(relation, List.of());
                 if (next.isEmpty() && Relations.FAILURE.equals(relation)) {
                     failedWithNoRoute(output.nodeId(), tbMsg, result.failure());
                 }
-                for (String nodeId : next) {
-                    packs.computeIfAbsent(nodeId, id -> new ArrayList<>(outputs.size())).add(tbMsg);
+                for (int n = 0; n < next.size(); n++) {
+                    String nodeId = next.get(n);
+                    List<TbMsg> pack = packs.get(nodeId);
+                    if (pack == null) {
+                        pack = new ArrayList<>(outputs.size());
+                        packs.put(nodeId, pack);
+                    }
+                    pack.add(tbMsg);
                     targets[i]++;
                 }
             }

@@ -41,9 +41,14 @@ final class MicrometerRuleNodeMeters implements RuleNodeMeters {
 
             @Override
             public void out(String relation) {
-                out.computeIfAbsent(relation, r -> Counter.builder("tb.rule.node.messages.out")
-                        .description("Messages out of a rule node by relation").tags(tags).tag("relation", r).register(registry))
-                        .increment();
+                // looked up first: the registering lambda captures the tags, and this runs for every message
+                Counter counter = out.get(relation);
+                if (counter == null) {
+                    counter = out.computeIfAbsent(relation, r -> Counter.builder("tb.rule.node.messages.out")
+                            .description("Messages out of a rule node by relation").tags(tags).tag("relation", r)
+                            .register(registry));
+                }
+                counter.increment();
             }
 
             @Override

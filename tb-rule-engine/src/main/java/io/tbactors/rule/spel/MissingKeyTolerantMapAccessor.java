@@ -26,7 +26,8 @@ final class MissingKeyTolerantMapAccessor implements PropertyAccessor {
     @Override
     public TypedValue read(EvaluationContext context, Object target, String name) throws AccessException {
         if (target instanceof Map<?, ?> map) {
-            return new TypedValue(map.get(name));
+            Object value = map.get(name);
+            return value == null ? TypedValue.NULL : new TypedValue(value);
         }
         throw new AccessException("Not a map: " + target);
     }

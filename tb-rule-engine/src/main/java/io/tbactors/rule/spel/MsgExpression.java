@@ -1,8 +1,5 @@
 package io.tbactors.rule.spel;
 
-import java.util.HashMap;
-import java.util.Map;
-
 import io.tbactors.rule.TbMsg;
 import io.tbactors.rule.node.RuleNodeException;
 import org.springframework.expression.EvaluationContext;
@@ -114,7 +111,7 @@ public final class MsgExpression {
      * @throws org.springframework.expression.EvaluationException when it fails
      */
     public Object evaluate(TbMsg msg) {
-        return expression.getValue(CONTEXT, root(msg));
+        return expression.getValue(CONTEXT, new MsgRoot(msg));
     }
 
     /**
@@ -129,15 +126,5 @@ public final class MsgExpression {
         }
         throw new RuleNodeException("condition '" + text() + "' gave " + value
                 + (value == null ? "" : " (" + value.getClass().getSimpleName() + ")") + ", not a boolean");
-    }
-
-    private static Map<String, Object> root(TbMsg msg) {
-        Map<String, Object> root = new HashMap<>(8);
-        root.put("data", msg.data());
-        root.put("metadata", msg.metadata());
-        root.put("msgType", msg.type());
-        root.put("ts", msg.ts());
-        root.put("originator", String.valueOf(msg.originatorId()));
-        return root;
     }
 }
