@@ -48,7 +48,8 @@ final class MsgRoot extends AbstractMap<String, Object> {
 
     @Override
     public boolean containsKey(Object key) {
-        return NAMES.contains(key);
+        // an immutable list's contains refuses null; a map's containsKey answers false
+        return key instanceof String && NAMES.contains(key);
     }
 
     @Override

@@ -47,6 +47,8 @@ class MsgRootTest {
         assertThat(root.get(7)).isNull();
         assertThat(root.containsKey("msgType")).isTrue();
         assertThat(root.containsKey("nothing")).isFalse();
+        assertThat(root.containsKey(null)).isFalse();
+        assertThat(root.get(null)).isNull();
         assertThat(root).hasToString(asPlainMap(msg).toString());
     }
 
