@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -156,6 +157,70 @@ class H2HistoryCeilingBenchmark {
                 median(layer), spread(layer), median(layer) / median(alone));
         log.info("{}{}", System.lineSeparator(), table);
         Files.writeString(Path.of("target", "h2-storage-layer.txt"), table);
+    }
+
+    /**
+     * H2 alone beside a busy core: H2 alone in its JVM ({@link H2HistoryRows.InOwnJvm}, the app's heap flags, the
+     * database kept open, 5 rounds of warm-up), then 8 rounds of three turns of 400,000 rows each: the other core idle,
+     * the other core busy with arithmetic in registers, and busy with allocation and memory reads ({@link BusyCore});
+     * the turns' order rotates from round to round. Each turn starts after the same short pause (the busy JVM's start,
+     * or as long without one): H2 alone measured about 7% slower in a round that followed 6 s of idleness than in one
+     * right after the last. With {@code taskset} (Linux) H2's JVM is kept on CPU 1 and the busy JVM on CPU 0. The
+     * ratios are what a busy neighbouring core costs one writer on this machine. Medians with spreads; the table goes to
+     * {@code target/h2-beside-a-busy-core.txt}.
+     */
+    @Test
+    void h2AloneBesideABusyCore() throws Exception {
+        boolean pin = Runtime.getRuntime().availableProcessors() >= 2 && Files.isExecutable(Path.of("/usr/bin/taskset"));
+        List<String> turns = List.of("idle", "registers", "memory");
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        turns.forEach(turn -> rates.put(turn, new ArrayList<>()));
+        try (H2HistoryRows.InOwnJvm h2 = new H2HistoryRows.InOwnJvm(dir, ROWS, "512m",
+                pin ? List.of("/usr/bin/taskset", "-c", "1") : List.of())) {
+            for (int warmUp = 0; warmUp < 5; warmUp++) {
+                h2.round();
+            }
+            for (int round = 0; round < 8; round++) {
+                for (int t = 0; t < turns.size(); t++) {
+                    String turn = turns.get((round + t) % turns.size());
+                    long pauseStarted = System.nanoTime();
+                    Process neighbour = turn.equals("idle") ? null
+                            : BusyCore.start(pin ? List.of("/usr/bin/taskset", "-c", "0") : List.of(), turn);
+                    if (neighbour == null) {
+                        // as long as a busy JVM takes to start and announce itself
+                        Thread.sleep(1500);
+                    }
+                    log.info("turn {} after a pause of {} ms", turn, (System.nanoTime() - pauseStarted) / 1_000_000);
+                    try {
+                        rates.get(turn).add(h2.round());
+                    } finally {
+                        if (neighbour != null) {
+                            neighbour.destroyForcibly().waitFor();
+                        }
+                    }
+                }
+            }
+        }
+        rates.values().forEach(list -> assertThat(list).hasSize(8).allMatch(rate -> rate > 0));
+        List<Double> idle = rates.get("idle");
+        StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "H2 alone, one writer, rows/s, median of 8 "
+                + "rounds of three interleaved turns (spread), %d cores, %s%n", Runtime.getRuntime().availableProcessors(),
+                pin ? "H2 on CPU 1 and the busy JVM on CPU 0 (taskset)" : "not pinned (no taskset)"));
+        for (String turn : turns) {
+            List<Double> list = rates.get(turn);
+            table.append(String.format(Locale.ROOT, "the other core %-9s %9.0f (%.2fx)  / idle %.3f  (per round: %s)%n",
+                    turn, median(list), spread(list), median(list) / median(idle), roundRatios(list, idle)));
+        }
+        log.info("{}{}", System.lineSeparator(), table);
+        Files.writeString(Path.of("target", "h2-beside-a-busy-core.txt"), table);
+    }
+
+    private static String roundRatios(List<Double> rates, List<Double> idle) {
+        List<String> ratios = new ArrayList<>();
+        for (int i = 0; i < rates.size(); i++) {
+            ratios.add(String.format(Locale.ROOT, "%.2f", rates.get(i) / idle.get(i)));
+        }
+        return String.join(" ", ratios);
     }
 
     private static double timed(int rows, Callable<?> work) throws Exception {

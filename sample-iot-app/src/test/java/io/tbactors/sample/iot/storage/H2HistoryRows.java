@@ -56,10 +56,21 @@ public final class H2HistoryRows {
          * @param heap the JVM's heap size, as {@code -Xmx} takes it
          */
         public InOwnJvm(Path dir, int rows, String heap) throws IOException {
-            process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            this(dir, rows, heap, List.of());
+        }
+
+        /**
+         * @param dir where the rounds' files go
+         * @param rows rows a round
+         * @param heap the JVM's heap size, as {@code -Xmx} takes it
+         * @param launcher words put before the JVM's command ({@code taskset -c 1}, to keep it on one core), or none
+         */
+        public InOwnJvm(Path dir, int rows, String heap, List<String> launcher) throws IOException {
+            List<String> command = new ArrayList<>(launcher);
+            command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path"),
-                    H2HistoryRows.class.getName(), dir.toAbsolutePath().toString(), Integer.toString(rows))
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    H2HistoryRows.class.getName(), dir.toAbsolutePath().toString(), Integer.toString(rows)));
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         }
