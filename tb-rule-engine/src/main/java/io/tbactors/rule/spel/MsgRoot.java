@@ -17,11 +17,11 @@ import io.tbactors.rule.TbMsg;
  */
 final class MsgRoot extends AbstractMap<String, Object> {
 
-    static final String DATA = "data";
-    static final String METADATA = "metadata";
-    static final String MSG_TYPE = "msgType";
-    static final String TS = "ts";
-    static final String ORIGINATOR = "originator";
+    private static final String DATA = "data";
+    private static final String METADATA = "metadata";
+    private static final String MSG_TYPE = "msgType";
+    private static final String TS = "ts";
+    private static final String ORIGINATOR = "originator";
     private static final List<String> NAMES = List.of(DATA, METADATA, MSG_TYPE, TS, ORIGINATOR);
 
     private final TbMsg msg;
@@ -62,19 +62,8 @@ final class MsgRoot extends AbstractMap<String, Object> {
         return new AbstractSet<>() {
             @Override
             public Iterator<Entry<String, Object>> iterator() {
-                Iterator<String> names = NAMES.iterator();
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return names.hasNext();
-                    }
-
-                    @Override
-                    public Entry<String, Object> next() {
-                        String name = names.next();
-                        return new SimpleImmutableEntry<>(name, get(name));
-                    }
-                };
+                return NAMES.stream().<Entry<String, Object>>map(name -> new SimpleImmutableEntry<>(name, get(name)))
+                        .iterator();
             }
 
             @Override

@@ -51,13 +51,8 @@ public final class NodeStats {
      * @param nanos how long the node took with it
      */
     public void out(TbMsg msg, List<String> relations, String error, long nanos) {
-        for (int i = 0; i < relations.size(); i++) {
-            String relation = relations.get(i);
-            LongAdder count = out.get(relation);
-            if (count == null) {
-                count = out.computeIfAbsent(relation, r -> new LongAdder());
-            }
-            count.increment();
+        for (String relation : relations) {
+            out.computeIfAbsent(relation, r -> new LongAdder()).increment();
             meters.out(relation);
         }
         if (error != null) {

@@ -56,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * heap's maximum (sampled from {@code /actuator/metrics} every 200 ms). Then it stops the JVM with SIGTERM, reads
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
  * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=120
- * -Dbench.mqtt-window=200 -Dbench.phases=bodies,mqtt,singles -Dbench.rounds=5 -Dbench.round-seconds=8}; {@code
+ * -Dbench.mqtt-window=200 -Dbench.phases=bodies,mqtt,singles -Dbench.rounds=5 -Dbench.round-seconds=8
+ * -Dbench.h2-round-before=false}; {@code
  * -Dbench.app-args="--name=value ..."} passes properties to the app, {@code -Dbench.app-jvm-args="..."} options to its
  * JVM (a flight recording, for one). The bodies are measured in rounds
  * ({@code bench.rounds} of {@code bench.round-seconds}, not {@code bench.seconds}), each followed by what H2 alone
@@ -182,6 +183,13 @@ class DeviceApiBenchmark {
     }
 
     /**
+     * {@code -Dbench.h2-round-before=true}: each counted round of H2 alone comes right after an uncounted one, instead
+     * of after the idle seconds of the bodies' round. Off by default: two pairs of runs measured H2 alone the same
+     * either way (BENCHMARKS.md, "A rule node's condition and a message's bookkeeping").
+     */
+    private static final boolean H2_ROUND_BEFORE = Boolean.getBoolean("bench.h2-round-before");
+
+    /**
      * The bodies against H2 alone, in {@code rounds} interleaved rounds: each round posts bodies for {@code round},
      * then, the app idle (every request answered), appends {@link #H2_ROWS} history rows to an H2 file of its own, in a
      * JVM of its own with the app's heap flags ({@link H2HistoryRows.InOwnJvm}), warmed by {@link #H2_WARM_UP_ROUNDS}
@@ -191,13 +199,6 @@ class DeviceApiBenchmark {
      *
      * @return the report's lines: one per round, then the medians
      */
-    /**
-     * {@code -Dbench.h2-round-before=true}: each counted round of H2 alone comes right after an uncounted one, instead
-     * of after the idle seconds of the bodies' round (BENCHMARKS.md, "A rule node's condition and a message's
-     * bookkeeping": H2 alone measured about 7% slower in a round that followed 6 s of idleness).
-     */
-    private static final boolean H2_ROUND_BEFORE = Boolean.getBoolean("bench.h2-round-before");
-
     private List<String> bodiesAgainstH2Alone(int port, List<ApiClient.Device> devices, int threads, int rounds,
             Duration round, String batch, Map<UUID, LongAdder> answered, String heap) throws Exception {
         List<String> lines = new ArrayList<>();

@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +29,9 @@ final class BusyCore {
      * @return the JVM's process; destroy it to free the core
      */
     static Process start(List<String> launcher, String mode) throws IOException {
-        List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms256m", "-Xmx256m",
-                "-XX:+AlwaysPreTouch", "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-cp",
-                System.getProperty("java.class.path"), BusyCore.class.getName(), mode));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(H2HistoryRows.javaCommand(launcher, List.of("-Xms256m", "-Xmx256m",
+                "-XX:+AlwaysPreTouch", "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1"), BusyCore.class, mode))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
         if (!"busy".equals(line)) {

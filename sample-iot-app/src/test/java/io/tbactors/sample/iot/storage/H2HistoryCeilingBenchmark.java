@@ -164,8 +164,8 @@ class H2HistoryCeilingBenchmark {
      * database kept open, 5 rounds of warm-up), then 8 rounds of three turns of 400,000 rows each: the other core idle,
      * the other core busy with arithmetic in registers, and busy with allocation and memory reads ({@link BusyCore});
      * the turns' order rotates from round to round. Each turn starts after the same short pause (the busy JVM's start,
-     * or as long without one): H2 alone measured about 7% slower in a round that followed 6 s of idleness than in one
-     * right after the last. With {@code taskset} (Linux) H2's JVM is kept on CPU 1 and the busy JVM on CPU 0. The
+     * or as long without one): a script outside the project measured H2 alone about 7% slower in a round that
+     * followed 6 s of idleness than in one right after the last (BENCHMARKS.md). With {@code taskset} (Linux) H2's JVM is kept on CPU 1 and the busy JVM on CPU 0. The
      * ratios are what a busy neighbouring core costs one writer on this machine. Medians with spreads; the table goes to
      * {@code target/h2-beside-a-busy-core.txt}.
      */

@@ -66,11 +66,9 @@ public final class H2HistoryRows {
          * @param launcher words put before the JVM's command ({@code taskset -c 1}, to keep it on one core), or none
          */
         public InOwnJvm(Path dir, int rows, String heap, List<String> launcher) throws IOException {
-            List<String> command = new ArrayList<>(launcher);
-            command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path"),
-                    H2HistoryRows.class.getName(), dir.toAbsolutePath().toString(), Integer.toString(rows)));
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            process = new ProcessBuilder(javaCommand(launcher, List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch"),
+                    H2HistoryRows.class, dir.toAbsolutePath().toString(), Integer.toString(rows)))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         }
@@ -97,6 +95,22 @@ public final class H2HistoryRows {
                 process.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * @param launcher words put before the JVM's command ({@code taskset -c 1}), or none
+     * @param jvmOptions the JVM's options
+     * @param main the class to run, found on this JVM's class path
+     * @param args its arguments
+     * @return the command that runs {@code main} in a JVM of its own, with this JVM's Java and class path
+     */
+    static List<String> javaCommand(List<String> launcher, List<String> jvmOptions, Class<?> main, String... args) {
+        List<String> command = new ArrayList<>(launcher);
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /**
