@@ -165,9 +165,9 @@ class H2HistoryCeilingBenchmark {
      * the other core busy with arithmetic in registers, and busy with allocation and memory reads ({@link BusyCore});
      * the turns' order rotates from round to round. Each turn starts after the same short pause (the busy JVM's start,
      * or as long without one): a script outside the project measured H2 alone about 7% slower in a round that
-     * followed 6 s of idleness than in one right after the last (BENCHMARKS.md). With {@code taskset} (Linux) H2's JVM is kept on CPU 1 and the busy JVM on CPU 0. The
-     * ratios are what a busy neighbouring core costs one writer on this machine. Medians with spreads; the table goes to
-     * {@code target/h2-beside-a-busy-core.txt}.
+     * followed 6 s of idleness than in one right after the last (BENCHMARKS.md). With {@code taskset} (Linux) H2's JVM
+     * is kept on CPU 1 and the busy JVM on CPU 0. The ratios are what a busy neighbouring core costs one writer on this
+     * machine. Medians with spreads; the table goes to {@code target/h2-beside-a-busy-core.txt}.
      */
     @Test
     void h2AloneBesideABusyCore() throws Exception {
