@@ -57,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * the file and reports how many readings answered 200 are missing (must be 0, the one thing it asserts). Settings:
  * {@code -Dbench.devices=20 -Dbench.threads=64 -Dbench.seconds=20 -Dbench.warmup-seconds=120
  * -Dbench.mqtt-window=200 -Dbench.phases=bodies,mqtt,singles -Dbench.rounds=5 -Dbench.round-seconds=8
- * -Dbench.h2-round-before=false}; {@code
+ * -Dbench.h2-round-before=false -Dbench.h2-same-size=true}; {@code
  * -Dbench.app-args="--name=value ..."} passes properties to the app, {@code -Dbench.app-jvm-args="..."} options to its
  * JVM (a flight recording, for one). The bodies are measured in rounds
  * ({@code bench.rounds} of {@code bench.round-seconds}, not {@code bench.seconds}), each followed by what H2 alone
@@ -107,6 +107,10 @@ class DeviceApiBenchmark {
         if (phases.isEmpty() || !List.of("bodies", "mqtt", "singles").containsAll(phases)) {
             throw new IllegalArgumentException("bench.phases must list some of bodies, mqtt, singles (comma-separated), got '"
                     + System.getProperty("bench.phases") + "'");
+        }
+        if (!List.of("true", "false").contains(System.getProperty("bench.h2-same-size", "true"))) {
+            throw new IllegalArgumentException("bench.h2-same-size must be true or false, got '"
+                    + System.getProperty("bench.h2-same-size") + "'");
         }
         String appArgs = System.getProperty("bench.app-args", "").trim();
         String[] extraArgs = appArgs.isEmpty() ? new String[0] : appArgs.split("\\s+");
@@ -190,12 +194,25 @@ class DeviceApiBenchmark {
     private static final boolean H2_ROUND_BEFORE = Boolean.getBoolean("bench.h2-round-before");
 
     /**
+     * {@code -Dbench.h2-same-size=false}: H2 alone's table keeps only its warm-up's rows and the counted rounds' (2 to 4
+     * million), as before, instead of first growing to the app's size after the app's warm-up. On by default: H2 alone
+     * stores fewer rows a second as its table grows, and after its warm-up the app's table holds about 17 million rows
+     * (BENCHMARKS.md, "H2 alone on a table as large as the app's").
+     */
+    private static final boolean H2_SAME_SIZE = Boolean.parseBoolean(System.getProperty("bench.h2-same-size", "true"));
+
+    /**
      * The bodies against H2 alone, in {@code rounds} interleaved rounds: each round posts bodies for {@code round},
      * then, the app idle (every request answered), appends {@link #H2_ROWS} history rows to an H2 file of its own, in a
      * JVM of its own with the app's heap flags ({@link H2HistoryRows.InOwnJvm}), warmed by {@link #H2_WARM_UP_ROUNDS}
-     * rounds first (so its table, like the app's, already holds millions of rows). The two halves of a round meet the
-     * same machine seconds apart, so a slow minute of the host slows both; the ratio of each round is what the target
-     * is checked on (their median, with the spread beside it).
+     * rounds first. After the app's warm-up H2 alone's table is grown, by uncounted rounds, to at least the rows the
+     * app has answered for (its own table's size, give or take the bodies in flight, about 17 million), since
+     * a larger table stores fewer rows a second; the app idles meanwhile, so it gets a round of warm-up again after it.
+     * Over the counted rounds the app's table then grows by about a million rows a round and H2 alone's by {@link
+     * #H2_ROWS}: each round's line gives both sizes. Growing H2 alone's table before every round instead would lengthen
+     * the app's idle time between rounds by several seconds, which is not what is measured. The two halves of a round
+     * meet the same machine seconds apart, so a slow minute of the host slows both; the ratio of each round is what the
+     * target is checked on (their median, with the spread beside it).
      *
      * @return the report's lines: one per round, then the medians
      */
@@ -209,18 +226,28 @@ class DeviceApiBenchmark {
             for (int w = 0; w < H2_WARM_UP_ROUNDS; w++) {
                 h2.round();
             }
+            long h2Rows = (long) H2_WARM_UP_ROUNDS * H2_ROWS;
+            if (H2_SAME_SIZE) {
+                h2Rows = growToTheApps(h2, h2Rows, answered);
+                // the app sat idle while H2 alone caught up with its warm-up
+                run("warm-up", port, devices, threads, round, batch, BATCH, answered);
+            }
             for (int r = 1; r <= rounds; r++) {
                 Phase measured = run("HTTP 8,000-reading bodies", port, devices, threads, round, batch, BATCH, answered);
+                long appRows = answeredRows(answered);
                 if (H2_ROUND_BEFORE) {
                     // not counted: H2 alone's JVM sat idle through the bodies, and a round after idleness runs slower
                     h2.round();
+                    h2Rows += H2_ROWS;
                 }
                 double rowsPerSecond = h2.round();
                 bodies.add(measured.readingsPerSecond());
                 alone.add(rowsPerSecond);
                 ratios.add(measured.readingsPerSecond() / rowsPerSecond);
-                lines.add(String.format(Locale.ROOT, "%s  | round %d: H2 alone %.0f rows/s, bodies / H2 alone %.2f",
-                        measured.line(), r, rowsPerSecond, measured.readingsPerSecond() / rowsPerSecond));
+                lines.add(String.format(Locale.ROOT, "%s  | round %d: H2 alone %.0f rows/s on a table of %.1f M rows (the "
+                        + "app's: %.1f M answered), bodies / H2 alone %.2f", measured.line(), r, rowsPerSecond, h2Rows / 1e6,
+                        appRows / 1e6, measured.readingsPerSecond() / rowsPerSecond));
+                h2Rows += H2_ROWS;
             }
         }
         lines.add(String.format(Locale.ROOT, "bodies: median %.0f readings/s (spread %.2fx); H2 alone (one writer, batches "
@@ -230,6 +257,21 @@ class DeviceApiBenchmark {
                 H2HistoryRows.median(alone), H2HistoryRows.spread(alone), H2HistoryRows.median(ratios),
                 H2HistoryRows.spread(ratios), rounds, round.toSeconds()));
         return lines;
+    }
+
+    /** Uncounted rounds of H2 alone until its table holds at least the rows the app has answered for. */
+    private static long growToTheApps(H2HistoryRows.InOwnJvm h2, long h2Rows, Map<UUID, LongAdder> answered) throws IOException {
+        long rows = h2Rows;
+        long target = answeredRows(answered);
+        while (rows < target) {
+            h2.round();
+            rows += H2_ROWS;
+        }
+        return rows;
+    }
+
+    private static long answeredRows(Map<UUID, LongAdder> answered) {
+        return answered.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
     /** A phase's line of the report, and its rate. */
