@@ -226,9 +226,8 @@ class DeviceApiBenchmark {
             for (int w = 0; w < H2_WARM_UP_ROUNDS; w++) {
                 h2.round();
             }
-            long h2Rows = (long) H2_WARM_UP_ROUNDS * H2_ROWS;
             if (H2_SAME_SIZE) {
-                h2Rows = growToTheApps(h2, h2Rows, answered);
+                growToTheApps(h2, answered);
                 // the app sat idle while H2 alone caught up with its warm-up
                 run("warm-up", port, devices, threads, round, batch, BATCH, answered);
             }
@@ -238,8 +237,8 @@ class DeviceApiBenchmark {
                 if (H2_ROUND_BEFORE) {
                     // not counted: H2 alone's JVM sat idle through the bodies, and a round after idleness runs slower
                     h2.round();
-                    h2Rows += H2_ROWS;
                 }
+                long h2Rows = h2.rowsStored();
                 double rowsPerSecond = h2.round();
                 bodies.add(measured.readingsPerSecond());
                 alone.add(rowsPerSecond);
@@ -247,7 +246,6 @@ class DeviceApiBenchmark {
                 lines.add(String.format(Locale.ROOT, "%s  | round %d: H2 alone %.0f rows/s on a table of %.1f M rows (the "
                         + "app's: %.1f M answered), bodies / H2 alone %.2f", measured.line(), r, rowsPerSecond, h2Rows / 1e6,
                         appRows / 1e6, measured.readingsPerSecond() / rowsPerSecond));
-                h2Rows += H2_ROWS;
             }
         }
         lines.add(String.format(Locale.ROOT, "bodies: median %.0f readings/s (spread %.2fx); H2 alone (one writer, batches "
@@ -260,14 +258,11 @@ class DeviceApiBenchmark {
     }
 
     /** Uncounted rounds of H2 alone until its table holds at least the rows the app has answered for. */
-    private static long growToTheApps(H2HistoryRows.InOwnJvm h2, long h2Rows, Map<UUID, LongAdder> answered) throws IOException {
-        long rows = h2Rows;
+    private static void growToTheApps(H2HistoryRows.InOwnJvm h2, Map<UUID, LongAdder> answered) throws IOException {
         long target = answeredRows(answered);
-        while (rows < target) {
+        while (h2.rowsStored() < target) {
             h2.round();
-            rows += H2_ROWS;
         }
-        return rows;
     }
 
     private static long answeredRows(Map<UUID, LongAdder> answered) {

@@ -49,6 +49,8 @@ public final class H2HistoryRows {
         private final Process process;
         private final Writer commands;
         private final BufferedReader answers;
+        private final int rowsPerRound;
+        private long rowsStored;
 
         /**
          * @param dir where the rounds' files go
@@ -71,6 +73,12 @@ public final class H2HistoryRows {
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            rowsPerRound = rows;
+        }
+
+        /** @return the rows its table holds: those of the rounds so far (each round checks the count in the JVM) */
+        public long rowsStored() {
+            return rowsStored;
         }
 
         /** @return rows/s of one round */
@@ -85,6 +93,7 @@ public final class H2HistoryRows {
             if (answer == null) {
                 throw new IllegalStateException("the H2 JVM ended without an answer (its errors are in the test's log)");
             }
+            rowsStored += rowsPerRound;
             return Double.parseDouble(answer.substring("rows/s ".length()));
         }
 
