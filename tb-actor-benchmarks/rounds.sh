@@ -17,6 +17,11 @@
 #   WARMUP, ITERATIONS  JMH's warm-up and measurement iterations of 1 s per fork (default 3 and 5)
 #   MANY_ACTORS_WARMUP  warm-up iterations of the 100000x10 rows (default 40, Shape.MANY_ACTORS_WARMUP_ITERATIONS)
 #   JMH_ARGS   more JMH options for every fork
+#   PLACEMENT_MAX_NS  an iteration counts only when a cache line's round trip between the two CPUs, probed right before
+#              and right after it (PlacementProfiler, from JAR, added to every fork), was at most this many ns (default
+#              150): the host moves the virtual CPUs, and while they are far apart (about 300 ns on the benchmark
+#              machine, against 65) every runtime runs up to 2x slower. A fork with no iteration that counts is run
+#              again, up to PLACEMENT_RETRIES times (default 3). PLACEMENT_MAX_NS=off counts every iteration.
 #   FORK_FLAGS the JVM flags of every fork (default: ThroughputBenchmark.FORK_FLAGS, a fixed heap written in full
 #              before the first round). Passed explicitly so that a jar built from other sources (ORIG_JAR, BASE_JAR)
 #              runs with the same heap as ours; JMH's -jvmArgsAppend replaces the benchmark's own @Fork flags.
@@ -28,6 +33,12 @@ jar=${JAR:-$here/target/benchmarks.jar}
 out=${OUT:-/tmp/tb-rounds}
 fork_flags=${FORK_FLAGS:-"-Xms2g -Xmx2g -Xmn1g -XX:+AlwaysPreTouch -XX:+UseG1GC"}
 shapes=${SHAPES:-1x1000000,10x100000,1000x1000,100000x10}
+placement=${PLACEMENT_MAX_NS:-150}
+case "$placement" in off) ;; ''|*[!0-9]*|0) echo "PLACEMENT_MAX_NS must be a positive number of ns or off, got '$placement'" >&2; exit 2;; esac
+retries=${PLACEMENT_RETRIES:-3}
+case "$retries" in ''|*[!0-9]*) echo "PLACEMENT_RETRIES must be a whole number, got '$retries'" >&2; exit 2;; esac
+prof=(-prof io.tbactors.benchmarks.support.PlacementProfiler)
+[ "$placement" = off ] && prof=()
 producers=${PRODUCERS:-1,2}
 mkdir -p "$out"
 results="$out/results.tsv"
@@ -58,22 +69,23 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
           rt=${runtimes[$(((k + r) % n))]}
           IFS='|' read -r label j impl <<< "$rt"
           f="$out/r$r-$label-$shape-${p}p"
-          # another JMH run on this machine holds JMH's lock: wait for it rather than measure beside it
-          for attempt in $(seq 1 120); do
-            # shellcheck disable=SC2086 # JMH_ARGS is a list of options
-            if java -cp "$j" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$p" \
-                -jvmArgsAppend "$fork_flags" "${wi[@]}" ${JMH_ARGS:-} -rf json -rff "$f.json" > "$f.log" 2>&1; then break; fi
-            grep -q "Unable to acquire the JMH lock" "$f.log" || break
-            sleep 10
+          for try in $(seq 0 "$retries"); do
+            # another JMH run on this machine holds JMH's lock: wait for it rather than measure beside it
+            for attempt in $(seq 1 120); do
+              # JAR after the runtime's jar: the placement probe for a jar built from other sources
+              # shellcheck disable=SC2086 # JMH_ARGS is a list of options
+              if java -cp "$j:$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$p" \
+                  -jvmArgsAppend "$fork_flags" "${wi[@]}" "${prof[@]}" ${JMH_ARGS:-} -rf json -rff "$f.json" > "$f.log" 2>&1; then break; fi
+              grep -q "Unable to acquire the JMH lock" "$f.log" || break
+              sleep 10
+            done
+            [ -s "$f.json" ] || { echo "failed: $f.log" >&2; break; }
+            line=$(python3 "$here/rounds.py" fork "$f.json" "$r" "$shape" "$p" "$label" "$placement")
+            echo "$line" >> "$results"
+            echo "$line"
+            [ "$(echo "$line" | cut -f5)" != "-" ] && break
+            [ "$try" -lt "$retries" ] && echo "no iteration with the CPUs near each other: running the fork again" >&2
           done
-          [ -s "$f.json" ] || { echo "failed: $f.log" >&2; continue; }
-          python3 - "$f.json" "$r" "$shape" "$p" "$label" >> "$results" <<'PY'
-import json, sys
-b = json.load(open(sys.argv[1]))[0]
-print(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5],
-      f"{1000 / b['primaryMetric']['scorePercentiles']['50.0']:.3f}", sep='\t')
-PY
-          tail -1 "$results"
         done
       done
     done
@@ -82,43 +94,4 @@ PY
 fi
 
 [ -s "$results" ] || { echo "no results in $results" >&2; exit 1; }
-python3 - "$results" <<'PY'
-import collections, statistics, sys
-runs = collections.defaultdict(list)
-labels = []
-for line in open(sys.argv[1]):
-    r, shape, p, label, mps = line.split('\t')
-    runs[(shape, p, label)].append(float(mps))
-    if label not in labels:
-        labels.append(label)
-known = ('tb', 'tb-padded', 'tb-base', 'tborig', 'pekko', 'limit')
-order = [l for l in known if l in labels] + [l for l in labels if l not in known]
-# ours against every other runtime; ours padded against the runtimes that are not ours
-pairs = [('tb', l) for l in order if l != 'tb']
-if 'tb-padded' in order:
-    pairs += [('tb-padded', l) for l in order if l in ('tborig', 'pekko')]
-rows = sorted({(s, p) for s, p, _ in runs}, key=lambda k: (int(k[0].split('x')[0]), k[1]))
-med = {k: statistics.median(v) for k, v in runs.items()}
-print("M msg/s, median of the rounds (spread = max/min over the rounds, n = rounds)")
-print('| row | ' + ' | '.join(order) + ' | ' + ' | '.join(f'{a} / {b}' for a, b in pairs) + ' |')
-print('| --- ' * (1 + len(order) + len(pairs)) + '|')
-for s, p in rows:
-    cells = []
-    for l in order:
-        v = runs.get((s, p, l))
-        cells.append('-' if not v else f'{med[(s, p, l)]:.2f} ({max(v) / min(v):.2f}x, n={len(v)})')
-    ratios = []
-    for x, y in pairs:
-        a, b = med.get((s, p, x)), med.get((s, p, y))
-        ratios.append('-' if not a or not b else f'{a / b:.2f}x')
-    print(f'| {s}, {p}p | ' + ' | '.join(cells) + ' | ' + ' | '.join(ratios) + ' |')
-if 'limit' in order:
-    print()
-    print("Share of the limit (median / the limit's median)")
-    print('| row | ' + ' | '.join(l for l in order if l != 'limit') + ' |')
-    print('| --- ' * len(order) + '|')
-    for s, p in rows:
-        lim = med.get((s, p, 'limit'))
-        print(f'| {s}, {p}p | ' + ' | '.join('-' if not lim or (s, p, l) not in med else f'{med[(s, p, l)] / lim:.2f}'
-                                               for l in order if l != 'limit') + ' |')
-PY
+python3 "$here/rounds.py" table "$results"

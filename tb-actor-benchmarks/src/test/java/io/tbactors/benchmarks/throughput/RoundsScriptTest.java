@@ -1,0 +1,95 @@
+package io.tbactors.benchmarks.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The arithmetic of {@code rounds.sh} ({@code rounds.py}), on a fork's JMH JSON made here: which iterations count by
+ * their placement probes, and what the table makes of them.
+ */
+class RoundsScriptTest {
+
+    @TempDir
+    Path dir;
+
+    /** Two iterations of a fork: rounds of 10 ms with the CPUs near (65 ns), of 20 ms with them far (300 ns after). */
+    private Path fork(boolean withProbes) throws IOException {
+        String secondary = withProbes
+                ? ", \"secondaryMetrics\": {\"placement.before\": {\"rawData\": [[65.0, 66.0]]},"
+                  + " \"placement.after\": {\"rawData\": [[64.0, 300.0]]}}"
+                : "";
+        String json = "[{\"primaryMetric\": {\"rawDataHistogram\": [[[[10.0, 3]], [[20.0, 2], [21.0, 1]]]]}" + secondary + "}]";
+        Path file = dir.resolve(withProbes ? "fork.json" : "bare.json");
+        Files.writeString(file, json);
+        return file;
+    }
+
+    private static Run rounds(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("python3", "rounds.py"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("rounds.py ended").isTrue();
+        return new Run(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anIterationWithAFarProbeIsSetAsideAndTheForkFigureComesFromTheOthers() throws Exception {
+        Run run = rounds("fork", fork(true).toString(), "3", "10x100000", "2", "tb", "150");
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        // a million messages in the median round: 10 ms counted, 20 ms set aside
+        assertThat(run.output().strip()).isEqualTo("3\t10x100000\t2\ttb\t100.000\t1/2\t50.000\t65/64,66/300");
+    }
+
+    @Test
+    void withTheBoundOffEveryIterationCounts() throws Exception {
+        Run run = rounds("fork", fork(true).toString(), "1", "1x1000000", "1", "pekko", "off");
+
+        assertThat(run.output().strip()).isEqualTo("1\t1x1000000\t1\tpekko\t66.667\t2/2\t-\t65/64,66/300");
+    }
+
+    @Test
+    void aForkWithoutProbesIsRefusedUnlessTheBoundIsOff() throws Exception {
+        Run refused = rounds("fork", fork(false).toString(), "1", "1x1000000", "1", "tb", "150");
+        Run off = rounds("fork", fork(false).toString(), "1", "1x1000000", "1", "tb", "off");
+
+        assertThat(refused.exit()).isNotZero();
+        assertThat(refused.output()).contains("no placement probes").contains("PLACEMENT_MAX_NS=off");
+        assertThat(off.output().strip()).isEqualTo("1\t1x1000000\t1\ttb\t66.667\t2/2\t-\t-,-");
+    }
+
+    @Test
+    void theTableTakesTheMedianOfTheCountedForksAndReportsWhatWasSetAside() throws Exception {
+        Path results = dir.resolve("results.tsv");
+        Files.writeString(results, String.join("\n",
+                "1\t1x1000000\t1\ttb\t100.000\t5/5\t-\t",
+                "1\t1x1000000\t1\tpekko\t40.000\t4/5\t20.000\t",
+                "2\t1x1000000\t1\ttb\t-\t0/5\t45.000\t",
+                "2\t1x1000000\t1\ttb\t120.000\t5/5\t-\t",
+                "2\t1x1000000\t1\tpekko\t50.000\t5/5\t-\t",
+                "3\t1x1000000\t1\ttb\t110.000\t5/5\t-\t",
+                "3\t1x1000000\t1\tpekko\t45.000\t5/5\t-\t",
+                // a line of the format before the probes: counted as it is
+                "4\t1x1000000\t1\ttb\t90.000") + "\n");
+
+        Run run = rounds("table", results.toString());
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output())
+                .contains("| 1x1000000, 1p | 105.00 (1.33x, n=4) | 45.00 (1.25x, n=3) | 2.33x |")
+                .contains("Iterations counted (both placement probes within the bound) / measured: tb 15/20, pekko 14/15")
+                .contains("| 1x1000000, 1p | 45.00 (n=1) | 20.00 (n=1) |");
+    }
+
+    private record Run(int exit, String output) {
+    }
+}
