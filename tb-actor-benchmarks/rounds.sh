@@ -20,7 +20,7 @@
 #   PLACEMENT_MAX_NS  an iteration counts only when a cache line's round trip between the two CPUs, probed right before
 #              and right after it (PlacementProfiler, from JAR, added to every fork), was at most this many ns (default
 #              150): the host moves the virtual CPUs, and while they are far apart (about 300 ns on the benchmark
-#              machine, against 65) every runtime runs up to 2x slower. A fork with no iteration that counts is run
+#              machine, against 65) a row runs up to 2x slower, or for some runtimes faster. A fork where none counts is run
 #              again, up to PLACEMENT_RETRIES times (default 3). PLACEMENT_MAX_NS=off counts every iteration.
 #   FORK_FLAGS the JVM flags of every fork (default: ThroughputBenchmark.FORK_FLAGS, a fixed heap written in full
 #              before the first round). Passed explicitly so that a jar built from other sources (ORIG_JAR, BASE_JAR)

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>On the virtual machines we measure on, the host moves the guest's two virtual CPUs between its cores every few
  * minutes, and the guest cannot pin them. The round trip then switches between a few values (on the 2-core benchmark
- * machine about 65 ns and about 300 ns), and every throughput row, the limit's included, runs up to 2x slower while it
- * is high (BENCHMARKS.md, "Where the CPUs are: the cause of the two modes"). {@link PlacementProfiler} measures it
+ * machine about 65 ns and about 300 ns), and while it is high a throughput row runs up to 2x slower, or for some
+ * runtimes faster (BENCHMARKS.md, "Where the CPUs are: the cause of the two modes"). {@link PlacementProfiler} measures it
  * before and after every measured iteration so that {@code rounds.sh} can tell the iterations apart.
  */
 public final class PlacementProbe {
