@@ -62,13 +62,8 @@ public final class PlacementProbe {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return median(batches);
-    }
-
-    static long median(long[] values) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+        Arrays.sort(batches);
+        return LatencyRecorder.percentile(batches, 50);
     }
 
     /** Prints a probe a second, for {@code seconds} seconds: {@code java -cp benchmarks.jar ...PlacementProbe 60}. */
