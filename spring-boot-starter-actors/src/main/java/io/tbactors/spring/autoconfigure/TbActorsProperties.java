@@ -204,7 +204,7 @@ public class TbActorsProperties implements Validator {
 
         /**
          * Whether this dispatcher's actors get the padded mailbox: the ends of its queue on cache lines of their own,
-         * 1.4x to 3.0x the throughput in the benchmark for a few actors fed by other threads, slower where actors are
+         * 1.6x to 2.9x the throughput in the benchmark for a few actors fed by other threads, slower where actors are
          * many, about 200 bytes more per actor.
          */
         private boolean paddedMailboxes;
