@@ -516,6 +516,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     }
 
     private void assign(Collection<Integer> partitions) {
+        // the generation of the rebalance that made this assignment: Kafka sets it before it calls onPartitionsAssigned
+        long groupGeneration = consumer.groupMetadata().generationId();
         Set<Integer> ids = new TreeSet<>();
         for (Integer partition : partitions) {
             PartitionTracker tracker = tracker(partition);
@@ -524,11 +526,12 @@ public class KafkaClusterMember implements SmartLifecycle {
                         partition);
                 continue;
             }
-            tracker.assign();
+            tracker.assign(groupGeneration);
             ids.add(partition);
         }
         if (!ids.isEmpty()) {
-            log.info("[{}] Partitions {} of '{}' assigned; owned now {}", node, ids, properties.getTopic(), getOwnedPartitions());
+            log.info("[{}] Partitions {} of '{}' assigned in generation {} of the group; owned now {}", node, ids, properties.getTopic(),
+                    groupGeneration, getOwnedPartitions());
         }
         partitionsChanged(Set.of(), ids);
     }

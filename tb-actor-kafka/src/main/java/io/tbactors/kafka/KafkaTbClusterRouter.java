@@ -83,7 +83,8 @@ public class KafkaTbClusterRouter implements TbClusterRouter, DisposableBean {
         }
         sentLocally.increment();
         int generation = tracker.generation();
-        TbOwnershipEpoch epoch = new TbOwnershipEpoch(partition, generation, () -> member.isCurrentEpoch(tracker, generation, true));
+        TbOwnershipEpoch epoch = new TbOwnershipEpoch(partition, generation, tracker.fencingToken(generation),
+                () -> member.isCurrentEpoch(tracker, generation, true));
         CompletableFuture<Void> processed = deliveries.deliverLocally(entityType, entityId, msg, partition, epoch,
                 tracker::releaseLocal,
                 reason -> resendRemotely(entityType, entityId, msg, partition, tracker, reason, replyTimeout));

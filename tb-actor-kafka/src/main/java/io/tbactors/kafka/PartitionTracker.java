@@ -52,6 +52,8 @@ final class PartitionTracker {
     private EntityLanes lanes = new EntityLanes();
     private State state = State.NOT_OWNED;
     private int generation;
+    /** The consumer group's generation the current assignment was made in: the epochs' fencing token. */
+    private long fencingToken = -1;
     private int localInFlight;
     private int remoteUnanswered;
     private long lastRemoteOffset = -1;
@@ -104,13 +106,22 @@ final class PartitionTracker {
         return sendGeneration == generation && state == State.OWNED;
     }
 
-    /** @return the generation of the assignment that starts now */
+    /** @return the generation of the assignment that starts now, for tests: its fencing token is the generation */
     synchronized int assign() {
+        return assign(generation + 1);
+    }
+
+    /**
+     * @param groupGeneration the consumer group's generation the assignment was made in
+     * @return the generation of the assignment that starts now
+     */
+    synchronized int assign(long groupGeneration) {
         dropInFlight();
         lanes.close();
         lanes = new EntityLanes();
         state = State.CATCHING_UP;
         generation++;
+        fencingToken = groupGeneration;
         nextOffset = -1;
         committedOffset = -1;
         catchUpTarget = -1;
@@ -120,6 +131,14 @@ final class PartitionTracker {
 
     synchronized int generation() {
         return generation;
+    }
+
+    /**
+     * @param recordGeneration a generation of this node's assignments of the partition
+     * @return the fencing token of that assignment while it is the current one, or -1 (older than any)
+     */
+    synchronized long fencingToken(int recordGeneration) {
+        return recordGeneration == generation ? fencingToken : -1;
     }
 
     /** @return the per-entity queues of the current generation's records */

@@ -49,7 +49,7 @@ final class RecordDelivery implements EntityLanes.Task, EntityDeliveries.Outcome
             return;
         }
         dispatch.deliveries().deliver(entityType, entityId, msg, record.partition(), true,
-                new TbOwnershipEpoch(record.partition(), generation, this::isCurrent), this);
+                new TbOwnershipEpoch(record.partition(), generation, tracker.fencingToken(generation), this::isCurrent), this);
     }
 
     @Override

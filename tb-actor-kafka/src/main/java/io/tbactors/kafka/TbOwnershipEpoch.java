@@ -26,15 +26,17 @@ import java.util.function.BooleanSupplier;
  */
 public final class TbOwnershipEpoch {
 
-    private static final TbOwnershipEpoch UNCLUSTERED = new TbOwnershipEpoch(-1, 0, () -> true);
+    private static final TbOwnershipEpoch UNCLUSTERED = new TbOwnershipEpoch(-1, 0, 0, () -> true);
 
     private final int partition;
     private final int generation;
+    private final long fencingToken;
     private final BooleanSupplier current;
 
-    TbOwnershipEpoch(int partition, int generation, BooleanSupplier current) {
+    TbOwnershipEpoch(int partition, int generation, long fencingToken, BooleanSupplier current) {
         this.partition = partition;
         this.generation = generation;
+        this.fencingToken = fencingToken;
         this.current = current;
     }
 
@@ -43,10 +45,22 @@ public final class TbOwnershipEpoch {
      *
      * @param generation which assignment of the partition
      * @param current whether the epoch is current, asked at each {@link #isCurrent()}
-     * @return the epoch
+     * @return the epoch, whose {@linkplain #getFencingToken() fencing token} is its generation
      */
     public static TbOwnershipEpoch of(int partition, int generation, BooleanSupplier current) {
-        return new TbOwnershipEpoch(partition, generation, Objects.requireNonNull(current, "current must not be null"));
+        return of(partition, generation, generation, current);
+    }
+
+    /**
+     * An epoch whose currency the given supplier tells; for tests of code that checks epochs or fencing tokens.
+     *
+     * @param generation which assignment of the partition
+     * @param fencingToken what {@link #getFencingToken()} returns
+     * @param current whether the epoch is current, asked at each {@link #isCurrent()}
+     * @return the epoch
+     */
+    public static TbOwnershipEpoch of(int partition, int generation, long fencingToken, BooleanSupplier current) {
+        return new TbOwnershipEpoch(partition, generation, fencingToken, Objects.requireNonNull(current, "current must not be null"));
     }
 
     /** @return the epoch of a message not routed by partition (clustering off, tests): always current */
@@ -64,6 +78,22 @@ public final class TbOwnershipEpoch {
         return generation;
     }
 
+    /**
+     * A number for a store shared by the nodes to fence writes with: of two epochs of one partition, the later owner's
+     * has the greater token, whichever nodes they are on. It is the consumer group's generation in which this node
+     * took the partition (Kafka counts it up at every rebalance of the group); a partition kept through rebalances
+     * keeps its token, since no other node owned it meanwhile. A store that keeps, per partition, the greatest token
+     * it has written with and refuses a write with a lower one, in the same transaction as the write, cannot take a
+     * write of an old owner after one of the new owner's, even from a process paused between its {@link #isCurrent()}
+     * check and its write (see the module's README). A stale epoch whose partition this node had lost before the
+     * message was handed over has the token -1. Tokens start again from 1 when the group is deleted and created anew.
+     *
+     * @return the fencing token; 0 when clustering is off
+     */
+    public long getFencingToken() {
+        return fencingToken;
+    }
+
     /** @return whether this node still owns the partition in this epoch, so a write made now is the owner's */
     public boolean isCurrent() {
         return current.getAsBoolean();
@@ -71,6 +101,6 @@ public final class TbOwnershipEpoch {
 
     @Override
     public String toString() {
-        return "TbOwnershipEpoch[partition " + partition + ", generation " + generation + "]";
+        return "TbOwnershipEpoch[partition " + partition + ", generation " + generation + ", fencing token " + fencingToken + "]";
     }
 }

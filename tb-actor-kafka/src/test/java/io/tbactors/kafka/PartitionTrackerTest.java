@@ -55,6 +55,16 @@ class PartitionTrackerTest {
     }
 
     @Test
+    void anAssignmentsFencingTokenIsTheGroupGenerationItWasMadeInAndAnEarlierAssignmentsIsOlderThanAny() {
+        int first = tracker.assign(7);
+        assertThat(tracker.fencingToken(first)).isEqualTo(7);
+        tracker.release();
+        int second = tracker.assign(9);
+        assertThat(tracker.fencingToken(second)).isEqualTo(9);
+        assertThat(tracker.fencingToken(first)).as("an epoch of the assignment before").isEqualTo(-1);
+    }
+
+    @Test
     void localSendsStartOnlyOnceReadPastTheAssignmentAndThisNodesOwnKafkaSends() {
         tracker.assign();
         assertThat(tracker.route()).isEqualTo(PartitionTracker.Route.KAFKA);

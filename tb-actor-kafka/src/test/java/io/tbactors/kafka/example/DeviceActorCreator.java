@@ -39,7 +39,11 @@ record DeviceActorCreator(TbActorId id, ReadingRepository repository) implements
             entityMsg.onTbActorStopped(TbActorStopReason.STOPPED);   // the new owner processes it
             return;
         }
-        repository.save(entityMsg.getPayload());
+        // a store shared by the nodes refuses a token older than the newest it has for the partition
+        if (!repository.save(epoch.getPartition(), epoch.getFencingToken(), entityMsg.getPayload())) {
+            entityMsg.onTbActorStopped(TbActorStopReason.STOPPED);   // a later owner wrote first
+            return;
+        }
         entityMsg.onProcessed();
         // end example
     }

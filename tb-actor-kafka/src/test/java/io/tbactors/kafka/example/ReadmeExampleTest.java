@@ -57,4 +57,24 @@ class ReadmeExampleTest {
         assertThat(repository.saved()).containsExactly(new Reading(21.5));
         assertThat(processed).hasValue(1);
     }
+
+    @Test
+    void aWriteWhoseEpochIsStillCurrentHereIsRefusedWhenALaterOwnerOfThePartitionWroteFirst() {
+        AtomicInteger processed = new AtomicInteger();
+        AtomicInteger notProcessed = new AtomicInteger();
+        UUID device = UUID.randomUUID();
+        // this node took partition 3 in the group's generation 4; a node that took it in generation 6 wrote first
+        assertThat(repository.save(3, 6, new Reading(23.0))).isTrue();
+        TbOwnershipEpoch old = TbOwnershipEpoch.of(3, 1, 4, () -> true);
+
+        router.tell(TbEntityMsg.of("DEVICE", device, new Reading(21.5), old, processed::incrementAndGet, notProcessed::incrementAndGet));
+        await().until(() -> notProcessed.get() == 1);
+        assertThat(repository.saved()).containsExactly(new Reading(23.0));
+        assertThat(processed).hasValue(0);
+
+        TbOwnershipEpoch later = TbOwnershipEpoch.of(3, 2, 7, () -> true);
+        router.tell(TbEntityMsg.of("DEVICE", device, new Reading(22.0), later, processed::incrementAndGet, notProcessed::incrementAndGet));
+        await().until(() -> processed.get() == 1);
+        assertThat(repository.saved()).containsExactly(new Reading(23.0), new Reading(22.0));
+    }
 }

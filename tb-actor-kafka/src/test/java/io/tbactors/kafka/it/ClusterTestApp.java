@@ -18,7 +18,9 @@ import java.util.UUID;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * The smallest application on the cluster: a root actor that creates one actor per device and stops the devices of
@@ -42,19 +44,28 @@ public class ClusterTestApp {
      * @param flakyFailures see {@code flakySeq}
      * @param hangingSeq readings with this sequence number are never completed; 0: none
      * @param laterSeq readings with this sequence number are stored asynchronously, when the test finishes them
+     * @param writeDelay how long each reading waits between its last ownership check and its write: a window for a
+     *     pause of the process to fall into
      */
     record Behaviour(String node, Duration processingDelay, String dispatcher, int failingSeq, int flakySeq, int flakyFailures,
-                     int hangingSeq, int laterSeq) {
+                     int hangingSeq, int laterSeq, Duration writeDelay) {
     }
 
     @Bean
-    TbRootActorCreator rootActor(ReadingStore store, @Value("${test.node}") String node,
-                                 @Value("${test.processing-delay:0ms}") Duration processingDelay,
-                                 @Value("${test.device-dispatcher:default}") String dispatcher,
-                                 @Value("${test.failing-seq:0}") int failingSeq, @Value("${test.flaky-seq:0}") int flakySeq,
-                                 @Value("${test.flaky-failures:0}") int flakyFailures, @Value("${test.hanging-seq:0}") int hangingSeq,
-                                 @Value("${test.later-seq:0}") int laterSeq) {
-        Behaviour behaviour = new Behaviour(node, processingDelay, dispatcher, failingSeq, flakySeq, flakyFailures, hangingSeq, laterSeq);
+    Behaviour behaviour(Environment env) {
+        return new Behaviour(env.getRequiredProperty("test.node"), duration(env, "test.processing-delay"),
+                env.getProperty("test.device-dispatcher", "default"), env.getProperty("test.failing-seq", Integer.class, 0),
+                env.getProperty("test.flaky-seq", Integer.class, 0), env.getProperty("test.flaky-failures", Integer.class, 0),
+                env.getProperty("test.hanging-seq", Integer.class, 0), env.getProperty("test.later-seq", Integer.class, 0),
+                duration(env, "test.write-delay"));
+    }
+
+    private static Duration duration(Environment env, String property) {
+        return DurationStyle.detectAndParse(env.getProperty(property, "0ms"));
+    }
+
+    @Bean
+    TbRootActorCreator rootActor(ReadingStore store, Behaviour behaviour) {
         return TbRootActorCreator.of(new TbStringActorId("root"), () -> new RootActor(store, behaviour));
     }
 
@@ -126,24 +137,26 @@ public class ClusterTestApp {
                 if (entityMsg.discardIfObsolete()) {
                     return true;
                 }
-                simulateSlowWork();
+                sleep(behaviour.processingDelay());
                 // checked again where the work has its effect: the partition may have moved while it ran
                 if (entityMsg.discardIfObsolete()) {
                     return true;
                 }
+                sleep(behaviour.writeDelay());
                 UUID device = id.getEntityId();
                 int seq = reading.seq();
+                long token = entityMsg.getOwnershipEpoch().getFencingToken();
                 if (seq == behaviour.hangingSeq()) {
                     store.attempted(device, seq, "hung");
                 } else if (seq == behaviour.laterSeq()) {
                     store.attempted(device, seq, "later");
-                    entityMsg.completeWhen(store.storeLater(behaviour.node(), device, seq));
+                    entityMsg.completeWhen(store.storeLater(behaviour.node(), device, seq, token));
                 } else if (seq == behaviour.failingSeq() || seq == behaviour.flakySeq() && flakyAttempts++ < behaviour.flakyFailures()) {
                     store.attempted(device, seq, "failed");
                     entityMsg.onFailure(new IllegalStateException("reading " + seq + " of " + device + " is broken"));
                 } else {
                     store.attempted(device, seq, "stored");
-                    store.store(behaviour.node(), device, seq);
+                    store.store(behaviour.node(), device, seq, token);
                     entityMsg.onProcessed();
                 }
                 return true;
@@ -151,10 +164,10 @@ public class ClusterTestApp {
             return false;
         }
 
-        private void simulateSlowWork() {
-            if (!behaviour.processingDelay().isZero()) {
+        private static void sleep(Duration delay) {
+            if (!delay.isZero()) {
                 try {
-                    Thread.sleep(behaviour.processingDelay().toMillis());
+                    Thread.sleep(delay.toMillis());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,9 +38,10 @@ class FencingIntegrationTest extends BrokerPerClass {
 
     @Test
     void aNodePausedPastItsSessionTimeoutNeitherTakesItsPartitionsBackNorWritesWhileTheOtherNodeOwnsThem() throws Exception {
-        ReadingStore store = new ReadingStore();
         String topic = "paused";
+        // one store for both nodes, as a database would be: each appends its writes, with their fencing tokens
         Path journal = Files.createTempFile("paused-node", ".journal");
+        ReadingStore store = new ReadingStore(journal);
         Path pausedOwnership = Files.createTempFile("paused-node", ".ownership");
         Path survivorOwnership = Files.createTempFile("survivor", ".ownership");
         Path output = Path.of("target", "paused-node.log");
@@ -50,9 +50,10 @@ class FencingIntegrationTest extends BrokerPerClass {
             OwnershipLog.follow(survivor.member(), survivorOwnership);
             await().atMost(WAIT).until(() -> survivor.isActive()
                     && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-            // work takes a while on the node to pause, so some is in flight when it stops
+            // each reading on the node to pause waits 25 ms between its ownership check and its write, so readings are
+            // in that window when the node stops, and write when it resumes
             Process paused = KillableNodeMain.start(broker.getBrokersAsString(), topic, journal, "P", output,
-                    "test.processing-delay=25ms", KillableNodeMain.OWNERSHIP_LOG + pausedOwnership);
+                    "test.processing-delay=0ms", "test.write-delay=25ms", KillableNodeMain.OWNERSHIP_LOG + pausedOwnership);
             ExecutorService senders = Executors.newFixedThreadPool(16);
             try {
                 await().atMost(WAIT).until(() -> {
@@ -62,7 +63,7 @@ class FencingIntegrationTest extends BrokerPerClass {
                 PostingDevices devices = new PostingDevices(16, Integer.MAX_VALUE);
                 // each device waits for its reading to be stored (200), so the paused node has no backlog to catch up on
                 List<Future<?>> posting = devices.post(senders, seq -> survivor, true);
-                await().atMost(WAIT).until(() -> ReadingStore.readJournalLines(journal).size() > 100);
+                await().atMost(WAIT).until(() -> linesOf("P", journal).size() > 100);
 
                 signal("STOP", paused);
                 long stoppedAt = System.currentTimeMillis();
@@ -76,8 +77,7 @@ class FencingIntegrationTest extends BrokerPerClass {
                 long resumedAt = System.currentTimeMillis();
 
                 // the paused node is a member again and processes readings
-                await().atMost(WAIT).until(() -> ReadingStore.readJournalLines(journal).stream()
-                        .anyMatch(line -> line.millis() > resumedAt + 1000));
+                await().atMost(WAIT).until(() -> linesOf("P", journal).stream().anyMatch(line -> line.millis() > resumedAt + 1000));
                 devices.finish(20);
                 for (Future<?> future : posting) {
                     future.get(3, TimeUnit.MINUTES);
@@ -102,9 +102,16 @@ class FencingIntegrationTest extends BrokerPerClass {
                                 taken.from()).noneMatch(taken::overlaps);
                     }
                 }
-                // no write by P of a partition while A owned it (P could not log while it was stopped: its writes tell)
-                List<ReadingStore.Journaled> writesWhileMoved = ReadingStore.readJournalLines(journal).stream()
-                        .filter(line -> line.millis() >= stoppedAt)
+                // no write by P that the store took, of a partition while A owned it (P could not log while it was stopped:
+                // its writes tell). A write whose epoch check passed before the stop may reach the store after the resume;
+                // it carries P's old fencing token, lower than A's, and the store refuses it.
+                ReadingStore.Fenced fenced = ReadingStore.Fenced.of(ReadingStore.readJournalLines(journal),
+                        FencingIntegrationTest::partition);
+                fenced.refused().forEach(line -> log.info("The store refused reading {} of {} (partition {}) by {} with token {}, "
+                        + "{} ms after the resume", line.seq(), line.device(), partition(line.device()), line.node(), line.token(),
+                        line.millis() - resumedAt));
+                List<ReadingStore.Journaled> writesWhileMoved = fenced.accepted().stream()
+                        .filter(line -> line.node().equals("P") && line.millis() >= stoppedAt)
                         .filter(line -> survivorIntervals.stream().anyMatch(owned -> owned.partition() == partition(line.device())
                                 && owned.contains(line.millis())))
                         .toList();
@@ -112,26 +119,76 @@ class FencingIntegrationTest extends BrokerPerClass {
                         + "while A owned it", line.seq(), line.device(), partition(line.device()), line.millis(),
                         line.millis() - resumedAt));
                 softly.assertThat(writesWhileMoved).as("writes by the paused node while the other node owned the partition").isEmpty();
+                softly.assertThat(fenced.refused()).as("writes of the paused node that the store refused (checked before the stop, "
+                        + "written after it)").isNotEmpty().allMatch(line -> line.node().equals("P"));
 
                 softly.assertAll();
 
-                Function<UUID, List<Integer>> stored = device -> {
-                    // both nodes' writes of the device, in the order they happened
-                    List<ReadingStore.Journaled> writes = new ArrayList<>(ReadingStore.readJournalLines(journal).stream()
-                            .filter(line -> line.device().equals(device)).toList());
-                    writes.addAll(store.writes(device));
-                    writes.sort(Comparator.comparingLong(ReadingStore.Journaled::millis));
-                    return writes.stream().map(ReadingStore.Journaled::seq).toList();
-                };
+                // both nodes' writes of the device that the store took, in the order it took them
+                Function<UUID, List<Integer>> stored = device -> ReadingStore.Fenced.of(ReadingStore.readJournalLines(journal),
+                        FencingIntegrationTest::partition).accepted().stream().filter(line -> line.device().equals(device))
+                        .map(ReadingStore.Journaled::seq).toList();
                 await().atMost(WAIT).untilAsserted(() -> devices.assertEveryAcknowledgedReadingStoredInOrder(stored));
                 int duplicates = devices.assertEveryAcknowledgedReadingStoredInOrder(stored);
-                log.info("Pause of {} ms: {} readings acknowledged ({} resent), {} stored by P, {} by A, {} duplicates",
-                        resumedAt - stoppedAt, devices.acks.get(), devices.resent.get(), ReadingStore.readJournalLines(journal).size(),
-                        store.size(), duplicates);
+                log.info("Pause of {} ms: {} readings acknowledged ({} resent), {} stored by P, {} by A, {} duplicates, {} refused "
+                        + "by the fence", resumedAt - stoppedAt, devices.acks.get(), devices.resent.get(), linesOf("P", journal).size(),
+                        store.size(), duplicates, fenced.refused().size());
             } finally {
                 senders.shutdownNow();
                 signal("CONT", paused);
                 paused.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * A store fenced by token needs the later owner of a partition to carry the greater token, whichever node it is on:
+     * each node counts its own assignments from 1, so that count cannot serve. A reads a device of every partition, B
+     * joins and takes some of them, then every device reads again.
+     */
+    @Test
+    void theNewOwnerOfAPartitionWritesWithAGreaterFencingTokenThanTheOldOne() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "tokens";
+        String brokers = broker.getBrokersAsString();
+        try (ClusterNode a = ClusterNode.start("A", brokers, topic, store)) {
+            await().atMost(WAIT).until(() -> a.isActive() && a.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            List<UUID> devices = new ArrayList<>();
+            while (devices.stream().map(FencingIntegrationTest::partition).distinct().count() < ClusterNode.PARTITIONS) {
+                UUID device = UUID.randomUUID();
+                if (devices.stream().noneMatch(other -> partition(other) == partition(device))) {
+                    devices.add(device);
+                }
+            }
+            for (UUID device : devices) {
+                a.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
+            }
+            try (ClusterNode b = ClusterNode.start("B", brokers, topic, store)) {
+                await().atMost(WAIT).until(() -> a.isActive() && b.isActive() && !b.member().getOwnedPartitions().isEmpty()
+                        && a.member().getOwnedPartitions().size() + b.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+                for (UUID device : devices) {
+                    b.router().send(ClusterTestApp.DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
+                }
+                SoftAssertions softly = new SoftAssertions();
+                int moved = 0;
+                for (UUID device : devices) {
+                    List<ReadingStore.Journaled> writes = store.writes(device);
+                    assertThat(writes).extracting(ReadingStore.Journaled::seq).as("writes of %s", device).containsExactly(1, 2);
+                    ReadingStore.Journaled before = writes.get(0);
+                    ReadingStore.Journaled after = writes.get(1);
+                    log.info("Partition {}: reading 1 by {} with token {}, reading 2 by {} with token {}", partition(device),
+                            before.node(), before.token(), after.node(), after.token());
+                    if (after.node().equals(before.node())) {
+                        softly.assertThat(after.token()).as("token of partition %d, kept by %s", partition(device), after.node())
+                                .isGreaterThanOrEqualTo(before.token());
+                    } else {
+                        moved++;
+                        softly.assertThat(after.token()).as("token of partition %d, moved from %s to %s", partition(device),
+                                before.node(), after.node()).isGreaterThan(before.token());
+                    }
+                }
+                softly.assertThat(moved).as("partitions moved to B").isPositive();
+                softly.assertAll();
             }
         }
     }
@@ -193,6 +250,10 @@ class FencingIntegrationTest extends BrokerPerClass {
         } finally {
             NodeWithSilencedHeartbeat.SILENT.set(false);
         }
+    }
+
+    private static List<ReadingStore.Journaled> linesOf(String node, Path journal) {
+        return ReadingStore.readJournalLines(journal).stream().filter(line -> line.node().equals(node)).toList();
     }
 
     static int partition(UUID device) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToIntFunction;
 
 /** The readings every node of a test has processed, shared by the nodes of one JVM, in processing order. */
 public final class ReadingStore {
@@ -36,8 +38,40 @@ public final class ReadingStore {
      * @param node the node that stored it
      * @param seq the reading's sequence number
      * @param millis when it was stored, by the storing process's clock
+     * @param token the fencing token of the ownership it was stored in ({@code TbOwnershipEpoch#getFencingToken()})
      */
-    public record Journaled(String node, UUID device, int seq, long millis) {
+    public record Journaled(String node, UUID device, int seq, long millis, long token) {
+    }
+
+    /**
+     * A journal read as a store fenced by token would have taken it: per partition, a line whose token is lower than
+     * that of a line accepted before it is refused, as a database refuses a write older than the newest it holds.
+     *
+     * @param accepted the lines the store took, in the order written
+     * @param refused the lines it refused, in the order written
+     */
+    public record Fenced(List<Journaled> accepted, List<Journaled> refused) {
+
+        /**
+         * @param lines a journal's lines, in the order written
+         * @param partition the partition of a device
+         * @return the lines the store took and those it refused
+         */
+        public static Fenced of(List<Journaled> lines, ToIntFunction<UUID> partition) {
+            Map<Integer, Long> newest = new HashMap<>();
+            List<Journaled> accepted = new ArrayList<>();
+            List<Journaled> refused = new ArrayList<>();
+            for (Journaled line : lines) {
+                int of = partition.applyAsInt(line.device());
+                if (line.token() < newest.getOrDefault(of, Long.MIN_VALUE)) {
+                    refused.add(line);
+                } else {
+                    newest.put(of, line.token());
+                    accepted.add(line);
+                }
+            }
+            return new Fenced(accepted, refused);
+        }
     }
 
     private final Map<UUID, List<Processed>> byDevice = new ConcurrentHashMap<>();
@@ -57,7 +91,8 @@ public final class ReadingStore {
 
     /**
      * @param journal when not null, a file every stored reading is appended to before {@link #store} returns, as
-     *     {@code node,device,seq,millis}: what a process killed with SIGKILL had stored is still there
+     *     {@code node,device,seq,millis,token}: what a process killed with SIGKILL had stored is still there; several
+     *     processes may append to one journal (each line is one append)
      */
     public ReadingStore(Path journal) {
         this.journal = journal;
@@ -82,11 +117,13 @@ public final class ReadingStore {
     public static List<Journaled> readJournalLines(Path journal) {
         List<Journaled> lines = new ArrayList<>();
         try {
-            for (String line : Files.readAllLines(journal, StandardCharsets.UTF_8)) {
+            String text = Files.readString(journal, StandardCharsets.UTF_8);
+            // only complete lines: another process may be appending one now
+            for (String line : text.substring(0, text.lastIndexOf('\n') + 1).split("\n")) {
                 String[] fields = line.split(",");
-                if (fields.length == 4) {
+                if (fields.length == 5) {
                     lines.add(new Journaled(fields[0], UUID.fromString(fields[1]), Integer.parseInt(fields[2]),
-                            Long.parseLong(fields[3])));
+                            Long.parseLong(fields[3]), Long.parseLong(fields[4])));
                 }
             }
         } catch (IOException e) {
@@ -100,18 +137,20 @@ public final class ReadingStore {
      *
      * @param node the processing node
      * @param seq the reading
+     * @param token the fencing token of the ownership the reading is stored in
      */
-    public void store(String node, UUID device, int seq) {
+    public void store(String node, UUID device, int seq, long token) {
         AtomicReference<String> current = processingNow.computeIfAbsent(device, d -> new AtomicReference<>());
         if (!current.compareAndSet(null, node)) {
             overlaps.incrementAndGet();
         }
         List<Processed> readings = byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()));
         readings.add(new Processed(node, seq));
+        long millis = System.currentTimeMillis();
         writesByDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()))
-                .add(new Journaled(node, device, seq, System.currentTimeMillis()));
+                .add(new Journaled(node, device, seq, millis, token));
         if (journal != null) {
-            appendToJournal(node + "," + device + "," + seq + "," + System.currentTimeMillis() + "\n");
+            appendToJournal(node + "," + device + "," + seq + "," + millis + "," + token + "\n");
         }
         current.compareAndSet(node, null);
     }
@@ -121,12 +160,13 @@ public final class ReadingStore {
      *
      * @param node the processing node
      * @param seq the reading
+     * @param token the fencing token of the ownership the reading is stored in
      * @return completes once the reading is stored
      */
-    public CompletableFuture<Void> storeLater(String node, UUID device, int seq) {
+    public CompletableFuture<Void> storeLater(String node, UUID device, int seq, long token) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         unfinished.put(device + "/" + seq, finished);
-        return finished.thenRun(() -> store(node, device, seq));
+        return finished.thenRun(() -> store(node, device, seq, token));
     }
 
     /**
