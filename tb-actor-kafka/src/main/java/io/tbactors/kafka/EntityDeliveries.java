@@ -30,6 +30,7 @@ final class EntityDeliveries {
     private final long processingTimeoutMillis;
     private final LongAdder redelivered = new LongAdder();
     private final LongAdder notProcessed = new LongAdder();
+    private final LongAdder superseded = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder timedOut = new LongAdder();
 
@@ -115,6 +116,10 @@ final class EntityDeliveries {
     static void requireValid(String entityType, UUID entityId, TbActorMsg msg) {
         Objects.requireNonNull(msg, "msg must not be null");
         new TbEntityActorId(entityType, entityId);
+    }
+
+    long getSupersededCount() {
+        return superseded.sum();
     }
 
     long getRedeliveredCount() {
@@ -251,6 +256,15 @@ final class EntityDeliveries {
         public void notProcessed(TbActorStopReason reason) {
             cancelTimeout();
             retryOrGiveUp(reason, null);
+        }
+
+        @Override
+        public void superseded() {
+            cancelTimeout();
+            superseded.increment();
+            log.warn("[{}|{}] A store refused the write: a later owner of partition {} wrote first (this node's fencing token {}); "
+                    + "the message is left to that owner", entityType, entityId, partition, epoch.getFencingToken());
+            outcome.abandoned(TbActorStopReason.STOPPED, null, attempts);
         }
 
         private void retryOrGiveUp(TbActorStopReason reason, Throwable cause) {

@@ -696,6 +696,11 @@ public class KafkaClusterMember implements SmartLifecycle {
         return deliveries.getNotProcessedCount();
     }
 
+    /** @return messages whose write a store refused because a later owner of the partition wrote first */
+    public long getSupersededCount() {
+        return deliveries.getSupersededCount();
+    }
+
     /** @return messages whose processing the actor reported as failed */
     public long getFailedCount() {
         return deliveries.getFailedCount();

@@ -49,7 +49,7 @@ public final class TbEntityMsg implements TbActorMsg {
      * @param entityId the entity's id
      * @param payload the message for the entity
      * @param onProcessed run on {@link #onProcessed()}
-     * @param onNotProcessed run on {@link #onFailure} and {@link #onTbActorStopped}
+     * @param onNotProcessed run on {@link #onFailure}, {@link #onTbActorStopped} and {@link #onSuperseded}
      * @return the envelope
      */
     public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, Runnable onProcessed,
@@ -66,7 +66,7 @@ public final class TbEntityMsg implements TbActorMsg {
      * @param payload the message for the entity
      * @param epoch the ownership it was handed over in, see {@link TbOwnershipEpoch#of}
      * @param onProcessed run on {@link #onProcessed()}
-     * @param onNotProcessed run on {@link #onFailure} and {@link #onTbActorStopped}
+     * @param onNotProcessed run on {@link #onFailure}, {@link #onTbActorStopped} and {@link #onSuperseded}
      * @return the envelope
      */
     public static TbEntityMsg of(String entityType, UUID entityId, TbActorMsg payload, TbOwnershipEpoch epoch, Runnable onProcessed,
@@ -85,6 +85,11 @@ public final class TbEntityMsg implements TbActorMsg {
 
             @Override
             public void notProcessed(TbActorStopReason reason) {
+                onNotProcessed.run();
+            }
+
+            @Override
+            public void superseded() {
                 onNotProcessed.run();
             }
         }, epoch);
@@ -215,6 +220,20 @@ public final class TbEntityMsg implements TbActorMsg {
         }
     }
 
+    /**
+     * Reports that a store fenced by token refused the write (see {@link TbOwnershipEpoch#getFencingToken()}): a later
+     * owner of the entity's partition wrote first, so the message is that owner's, whatever this node knows of it yet
+     * (a process paused between its ownership check and its write hears of the move only after its write). It is
+     * neither delivered again here nor written to the dead-letter topic: a record stays uncommitted for the new owner,
+     * and a local send goes to the owner through Kafka, as for a stale epoch. Logged at {@code WARN} and counted
+     * ({@code superseded}). Call once; later calls, and completions after it, are ignored.
+     */
+    public void onSuperseded() {
+        if (completed.compareAndSet(false, true)) {
+            completion.superseded();
+        }
+    }
+
     @Override
     public void onTbActorStopped(TbActorStopReason reason) {
         if (completed.compareAndSet(false, true)) {
@@ -235,5 +254,7 @@ public final class TbEntityMsg implements TbActorMsg {
         void failed(Throwable cause);
 
         void notProcessed(TbActorStopReason reason);
+
+        void superseded();
     }
 }

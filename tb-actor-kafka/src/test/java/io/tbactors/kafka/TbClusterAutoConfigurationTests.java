@@ -58,7 +58,7 @@ class TbClusterAutoConfigurationTests {
     }
 
     /** What the test root does with each envelope. */
-    enum Behaviour { PROCESS, FAIL, STOP_ONCE, STOP_ALWAYS, LATER }
+    enum Behaviour { PROCESS, FAIL, STOP_ONCE, STOP_ALWAYS, LATER, SUPERSEDED }
 
     record Ping(int n) implements TbActorMsg {
     }
@@ -88,6 +88,7 @@ class TbClusterAutoConfigurationTests {
                 case PROCESS -> entityMsg.onProcessed();
                 case FAIL -> entityMsg.onFailure(new IllegalStateException("broken device"));
                 case LATER -> entityMsg.completeWhen(work.thenApply(String::strip));
+                case SUPERSEDED -> entityMsg.onSuperseded();
                 case STOP_ONCE -> {
                     if (attempt == 1) {
                         entityMsg.onTbActorStopped(TbActorStopReason.IDLE);
@@ -217,6 +218,22 @@ class TbClusterAutoConfigurationTests {
                     .satisfies(e -> assertThat(((TbClusterDeliveryException) e).getReason()).isEqualTo(TbActorStopReason.STOPPED));
             assertThat(context.getBean("attempts", AtomicInteger.class)).hasValue(3);
             assertThat(context.getBean(EntityDeliveries.class).getNotProcessedCount()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void aMessageWhoseWriteWasSupersededIsNeitherDeliveredAgainNorRetried() {
+        runner.withPropertyValues("test.behaviour=SUPERSEDED", "tb.actors.cluster.max-redeliveries=2").run(context -> {
+            CompletableFuture<Void> sent = context.getBean(TbClusterRouter.class).send("DEVICE", UUID.randomUUID(), new Ping(1));
+            // without clustering there is no owner to send it to: the send fails, after one delivery
+            assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(TbClusterDeliveryException.class)
+                    .satisfies(e -> assertThat(((TbClusterDeliveryException) e).getReason()).isEqualTo(TbActorStopReason.STOPPED));
+            EntityDeliveries deliveries = context.getBean(EntityDeliveries.class);
+            assertThat(context.getBean("attempts", AtomicInteger.class)).hasValue(1);
+            assertThat(deliveries.getRedeliveredCount()).isZero();
+            assertThat(deliveries.getSupersededCount()).isEqualTo(1);
+            assertThat(deliveries.getNotProcessedCount()).as("not counted as given up after redeliveries").isZero();
         });
     }
 

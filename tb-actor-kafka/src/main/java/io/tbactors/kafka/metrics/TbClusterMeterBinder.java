@@ -51,6 +51,9 @@ public class TbClusterMeterBinder implements MeterBinder {
     /** Counter of messages given up after every delivery came back unprocessed. */
     public static final String MESSAGES_NOT_PROCESSED = "tb.actors.cluster.messages.not.processed";
 
+    /** Counter of messages whose write a store fenced by token refused ({@code TbEntityMsg#onSuperseded}). */
+    public static final String MESSAGES_SUPERSEDED = "tb.actors.cluster.messages.superseded";
+
     /** Counter of records written to the dead-letter topic after their redeliveries. */
     public static final String RECORDS_DEAD_LETTERED = "tb.actors.cluster.records.dead.lettered";
 
@@ -110,6 +113,8 @@ public class TbClusterMeterBinder implements MeterBinder {
                 KafkaClusterMember::getAbandonedCount);
         counter(registry, MESSAGES_NOT_PROCESSED, "Messages given up after every delivery came back unprocessed",
                 KafkaClusterMember::getNotProcessedCount);
+        counter(registry, MESSAGES_SUPERSEDED, "Messages whose write a store refused because a later owner of the partition wrote first",
+                KafkaClusterMember::getSupersededCount);
         counter(registry, RECORDS_DEAD_LETTERED, "Records written to the dead-letter topic after their redeliveries",
                 KafkaClusterMember::getDeadLetteredCount);
         counter(registry, MESSAGES_FAILED, "Messages whose actor reported a processing failure", KafkaClusterMember::getFailedCount);

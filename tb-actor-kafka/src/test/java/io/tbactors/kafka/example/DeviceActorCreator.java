@@ -41,7 +41,7 @@ record DeviceActorCreator(TbActorId id, ReadingRepository repository) implements
         }
         // a store shared by the nodes refuses a token older than the newest it has for the partition
         if (!repository.save(epoch.getPartition(), epoch.getFencingToken(), entityMsg.getPayload())) {
-            entityMsg.onTbActorStopped(TbActorStopReason.STOPPED);   // a later owner wrote first
+            entityMsg.onSuperseded();   // a later owner wrote first: the message is its own
             return;
         }
         entityMsg.onProcessed();

@@ -46,9 +46,10 @@ public class ClusterTestApp {
      * @param laterSeq readings with this sequence number are stored asynchronously, when the test finishes them
      * @param writeDelay how long each reading waits between its last ownership check and its write: a window for a
      *     pause of the process to fall into
+     * @param supersededSeq readings with this sequence number are refused by the store as written by a later owner; 0: none
      */
     record Behaviour(String node, Duration processingDelay, String dispatcher, int failingSeq, int flakySeq, int flakyFailures,
-                     int hangingSeq, int laterSeq, Duration writeDelay) {
+                     int hangingSeq, int laterSeq, Duration writeDelay, int supersededSeq) {
     }
 
     @Bean
@@ -57,7 +58,7 @@ public class ClusterTestApp {
                 env.getProperty("test.device-dispatcher", "default"), env.getProperty("test.failing-seq", Integer.class, 0),
                 env.getProperty("test.flaky-seq", Integer.class, 0), env.getProperty("test.flaky-failures", Integer.class, 0),
                 env.getProperty("test.hanging-seq", Integer.class, 0), env.getProperty("test.later-seq", Integer.class, 0),
-                duration(env, "test.write-delay"));
+                duration(env, "test.write-delay"), env.getProperty("test.superseded-seq", Integer.class, 0));
     }
 
     private static Duration duration(Environment env, String property) {
@@ -148,6 +149,9 @@ public class ClusterTestApp {
                 long token = entityMsg.getOwnershipEpoch().getFencingToken();
                 if (seq == behaviour.hangingSeq()) {
                     store.attempted(device, seq, "hung");
+                } else if (seq == behaviour.supersededSeq()) {
+                    store.attempted(device, seq, "superseded");
+                    entityMsg.onSuperseded();
                 } else if (seq == behaviour.laterSeq()) {
                     store.attempted(device, seq, "later");
                     entityMsg.completeWhen(store.storeLater(behaviour.node(), device, seq, token));

@@ -24,6 +24,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -60,6 +61,15 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
             }
         }
         CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+    }
+
+    /** Waits for the partition's commit to reach the offset, then checks that it stays there, and the check holds, for a second. */
+    private void awaitCommitHeldAt(TopicPartition tp, long offset, String why, ThrowingRunnable check) {
+        await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, tp.topic(), tp) == offset);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(TestBrokers.committedOffset(broker, tp.topic(), tp)).as(why).isEqualTo(offset);
+            check.run();
+        });
     }
 
     private static List<Integer> storedSeqs(ReadingStore store, UUID device) {
@@ -160,6 +170,31 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
         }
     }
 
+    /**
+     * A store refused a reading's write because a later owner of the partition wrote first: the record is that owner's.
+     * Here the node still owns the partition (no other node exists), which shows what it does with such a record: it
+     * delivers it no more, writes no dead letter, and leaves it uncommitted, with the device's later records, for the
+     * owner the store knows of.
+     */
+    @Test
+    void aRecordWhoseWriteWasSupersededIsNeitherRetriedNorDeadLetteredAndStaysUncommitted() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "superseded";
+        try (ClusterNode node = startAlone(topic, store, "test.superseded-seq=2", "tb.actors.cluster.commit-interval=100ms")) {
+            UUID device = UUID.randomUUID();
+            TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
+            sendInOrder(node, List.of(device), 3);
+            await().atMost(WAIT).until(() -> node.member().getSupersededCount() == 1);
+
+            awaitCommitHeldAt(tp, 1, "committed up to the superseded record",
+                    () -> assertThat(store.attempts(device)).containsExactly("1:stored", "2:superseded"));
+            assertThat(node.member().getRedeliveredCount()).isZero();
+            assertThat(node.member().getDeadLetteredCount()).isZero();
+            assertThat(node.member().getNotProcessedCount()).isZero();
+            assertThat(node.meters().get(TbClusterMeterBinder.MESSAGES_SUPERSEDED).functionCounter().count()).isEqualTo(1.0);
+        }
+    }
+
     @Test
     void aRecordWhoseWorkFinishesLaterIsCommittedOnlyThenAndTheDevicesNextRecordWaitsForIt() throws Exception {
         ReadingStore store = new ReadingStore();
@@ -168,12 +203,10 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
             UUID device = UUID.randomUUID();
             TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
             sendInOrder(node, List.of(device), 3);
-            await().atMost(WAIT).until(() -> store.isUnfinished(device, 2) && TestBrokers.committedOffset(broker, topic, tp) == 1);
+            await().atMost(WAIT).until(() -> store.isUnfinished(device, 2));
 
-            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-                assertThat(TestBrokers.committedOffset(broker, topic, tp)).as("committed up to the unfinished record").isEqualTo(1);
-                assertThat(storedSeqs(store, device)).as("the next reading waits").containsExactly(1);
-            });
+            awaitCommitHeldAt(tp, 1, "committed up to the unfinished record",
+                    () -> assertThat(storedSeqs(store, device)).as("the next reading waits").containsExactly(1));
             assertThat(node.member().getOldestInFlight(tp.partition())).isPositive();
             assertThat(node.meters().get(TbClusterMeterBinder.OLDEST_IN_FLIGHT).tag("partition", String.valueOf(tp.partition()))
                     .gauge().value()).as("seconds the unfinished record has been in flight").isGreaterThanOrEqualTo(1.0);
