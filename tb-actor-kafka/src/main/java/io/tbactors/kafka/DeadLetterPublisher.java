@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
 
 /**
  * Writes a record that could not be processed to the dead-letter topic: the original key, value and headers, plus
@@ -106,6 +107,11 @@ public final class DeadLetterPublisher {
 
     private static byte[] bytes(String text) {
         return String.valueOf(text).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** @return the producer the dead letters are written with, for the member's other writes; destroyed by {@link #close()} */
+    ProducerFactory<String, byte[]> producers() {
+        return producerFactory;
     }
 
     /** @return the dead-letter topic */

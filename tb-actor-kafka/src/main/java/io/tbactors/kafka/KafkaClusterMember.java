@@ -65,6 +65,7 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final EntityDeliveries deliveries;
     private final TopicPreparer topicPreparer;
     private final DeadLetterPublisher deadLetters;
+    private final OwnershipMarkers markers;
     private volatile PartitionTracker[] trackers = new PartitionTracker[0];
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ClusterMemberStats stats = new ClusterMemberStats();
@@ -95,7 +96,8 @@ public class KafkaClusterMember implements SmartLifecycle {
      * @param actorSystemContext where the records go
      * @param deliveries delivers to the root actor and redelivers what comes back
      * @param topicPreparer creates the topic when asked to and tells its partition count
-     * @param deadLetters writes the records given up to the dead-letter topic; closed when the member stops
+     * @param deadLetters writes the records given up to the dead-letter topic, and with its producer the ownership
+     *     markers; closed when the member stops
      */
     KafkaClusterMember(TbClusterProperties properties, Supplier<Consumer<String, byte[]>> consumerFactory, TbActorMsgCodec codec,
                        ActorSystemContext actorSystemContext, EntityDeliveries deliveries, TopicPreparer topicPreparer,
@@ -106,6 +108,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         this.deliveries = deliveries;
         this.topicPreparer = topicPreparer;
         this.deadLetters = deadLetters;
+        this.markers = new OwnershipMarkers(properties.getTopic(), deadLetters.producers(), properties.getSendTimeout());
         this.node = properties.nodeName();
         long sessionTimeoutMillis = clientMillis(properties, "session.timeout.ms", DEFAULT_SESSION_TIMEOUT_MILLIS);
         long heartbeatIntervalMillis = clientMillis(properties, "heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL_MILLIS);
@@ -515,25 +518,43 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
     }
 
+    /**
+     * Takes partitions: appends an ownership marker to each, whose offset is the new ownership's fencing token, and only
+     * then starts handing their records over. A partition whose marker Kafka did not acknowledge is not taken: the node
+     * asks for a rejoin, and takes it in the next rebalance if Kafka leaves it here (see {@link MembershipFence}).
+     */
     private void assign(Collection<Integer> partitions) {
-        // the generation of the rebalance that made this assignment: Kafka sets it before it calls onPartitionsAssigned
-        long groupGeneration = consumer.groupMetadata().generationId();
-        Set<Integer> ids = new TreeSet<>();
+        List<Integer> known = new ArrayList<>();
         for (Integer partition : partitions) {
-            PartitionTracker tracker = tracker(partition);
-            if (tracker == null) {
+            if (tracker(partition) == null) {
                 log.warn("[{}-{}] Partition added after this node started; restart the node to take it", properties.getTopic(),
                         partition);
-                continue;
+            } else {
+                known.add(partition);
             }
-            tracker.assign(groupGeneration);
-            ids.add(partition);
+        }
+        // the generation of the rebalance that made this assignment: Kafka sets it before it calls onPartitionsAssigned
+        int groupGeneration = consumer.groupMetadata().generationId();
+        Map<Integer, Long> tokens = known.isEmpty() ? Map.of() : markers.write(known, node, groupGeneration);
+        Set<Integer> ids = new TreeSet<>();
+        List<Integer> unmarked = new ArrayList<>();
+        for (Integer partition : known) {
+            Long token = tokens.get(partition);
+            if (token == null) {
+                unmarked.add(partition);
+            } else {
+                tracker(partition).assign(token);
+                ids.add(partition);
+            }
         }
         if (!ids.isEmpty()) {
-            log.info("[{}] Partitions {} of '{}' assigned in generation {} of the group; owned now {}", node, ids, properties.getTopic(),
-                    groupGeneration, getOwnedPartitions());
+            log.info("[{}] Partitions {} of '{}' assigned in generation {} of the group, fencing tokens {}; owned now {}", node, ids,
+                    properties.getTopic(), groupGeneration, ids.stream().map(tokens::get).toList(), getOwnedPartitions());
         }
         partitionsChanged(Set.of(), ids);
+        if (!unmarked.isEmpty()) {
+            fence.unmarked(unmarked);
+        }
     }
 
     private void partitionsChanged(Set<Integer> revoked, Set<Integer> assigned) {

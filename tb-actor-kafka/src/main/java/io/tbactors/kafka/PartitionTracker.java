@@ -52,7 +52,7 @@ final class PartitionTracker {
     private EntityLanes lanes = new EntityLanes();
     private State state = State.NOT_OWNED;
     private int generation;
-    /** The consumer group's generation the current assignment was made in: the epochs' fencing token. */
+    /** The offset of the ownership marker this node appended when it took the partition: the epochs' fencing token. */
     private long fencingToken = -1;
     private int localInFlight;
     private int remoteUnanswered;
@@ -112,16 +112,16 @@ final class PartitionTracker {
     }
 
     /**
-     * @param groupGeneration the consumer group's generation the assignment was made in
+     * @param fencingToken the offset of the ownership marker of the assignment
      * @return the generation of the assignment that starts now
      */
-    synchronized int assign(long groupGeneration) {
+    synchronized int assign(long fencingToken) {
         dropInFlight();
         lanes.close();
         lanes = new EntityLanes();
         state = State.CATCHING_UP;
         generation++;
-        fencingToken = groupGeneration;
+        this.fencingToken = fencingToken;
         nextOffset = -1;
         committedOffset = -1;
         catchUpTarget = -1;

@@ -61,6 +61,11 @@ final class RecordDispatch {
         if (!tracker.isActive(generation)) {
             return;
         }
+        if (OwnershipMarkers.isMarker(record)) {
+            // where an ownership began, this one or an earlier: nothing to deliver
+            tracker.skipped(record.offset());
+            return;
+        }
         TbActorMsg msg;
         UUID entityId;
         String entityType;

@@ -80,13 +80,14 @@ public final class TbOwnershipEpoch {
 
     /**
      * A number for a store shared by the nodes to fence writes with: of two epochs of one partition, the later owner's
-     * has the greater token, whichever nodes they are on. It is the consumer group's generation in which this node
-     * took the partition (Kafka counts it up at every rebalance of the group); a partition kept through rebalances
-     * keeps its token, since no other node owned it meanwhile. A store that keeps, per partition, the greatest token
-     * it has written with and refuses a write with a lower one, in the same transaction as the write, cannot take a
-     * write of an old owner after one of the new owner's, even from a process paused between its {@link #isCurrent()}
-     * check and its write (see the module's README). A stale epoch whose partition this node had lost before the
-     * message was handed over has the token -1. Tokens start again from 1 when the group is deleted and created anew.
+     * has the greater token, whichever nodes they are on. A node that takes a partition first appends an ownership
+     * marker to it (a record the owners skip), and the token is that record's offset: offsets only grow in a partition,
+     * also when the consumer group is deleted and created anew. A partition kept through rebalances keeps its token,
+     * since no other node owned it meanwhile. A store that keeps, per partition, the greatest token it has written
+     * with and refuses a write with a lower one, in the same transaction as the write, cannot take a write of an old
+     * owner after one of the new owner's, even from a process paused between its {@link #isCurrent()} check and its
+     * write (see the module's README); report such a refusal with {@link TbEntityMsg#onSuperseded()}. A stale epoch
+     * whose partition this node had lost before the message was handed over has the token -1.
      *
      * @return the fencing token; 0 when clustering is off
      */

@@ -55,7 +55,7 @@ class PartitionTrackerTest {
     }
 
     @Test
-    void anAssignmentsFencingTokenIsTheGroupGenerationItWasMadeInAndAnEarlierAssignmentsIsOlderThanAny() {
+    void anAssignmentsFencingTokenIsTheOneItWasGivenAndAnEarlierAssignmentsIsOlderThanAny() {
         int first = tracker.assign(7);
         assertThat(tracker.fencingToken(first)).isEqualTo(7);
         tracker.release();

@@ -153,22 +153,18 @@ class FencingIntegrationTest extends BrokerPerClass {
         String brokers = broker.getBrokersAsString();
         try (ClusterNode a = ClusterNode.start("A", brokers, topic, store)) {
             await().atMost(WAIT).until(() -> a.isActive() && a.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-            List<UUID> devices = new ArrayList<>();
-            while (devices.stream().map(FencingIntegrationTest::partition).distinct().count() < ClusterNode.PARTITIONS) {
-                UUID device = UUID.randomUUID();
-                if (devices.stream().noneMatch(other -> partition(other) == partition(device))) {
-                    devices.add(device);
-                }
-            }
+            List<UUID> devices = onePerPartition();
             for (UUID device : devices) {
                 a.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
             }
+            awaitWritten(store, devices, 1);
             try (ClusterNode b = ClusterNode.start("B", brokers, topic, store)) {
                 await().atMost(WAIT).until(() -> a.isActive() && b.isActive() && !b.member().getOwnedPartitions().isEmpty()
                         && a.member().getOwnedPartitions().size() + b.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
                 for (UUID device : devices) {
                     b.router().send(ClusterTestApp.DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
                 }
+                awaitWritten(store, devices, 2);
                 SoftAssertions softly = new SoftAssertions();
                 int moved = 0;
                 for (UUID device : devices) {
@@ -190,6 +186,52 @@ class FencingIntegrationTest extends BrokerPerClass {
                 softly.assertThat(moved).as("partitions moved to B").isPositive();
                 softly.assertAll();
             }
+        }
+    }
+
+    /**
+     * Kafka deletes a group once it has had no member for as long as its offsets are kept (a week by default), and a
+     * group created anew counts its generations from the start again; the fencing tokens must not. A alone writes a
+     * device of every partition and stops, the group is deleted, then B alone writes them again.
+     */
+    @Test
+    void aGroupDeletedAndCreatedAnewStillGivesTheNextOwnerOfAPartitionAGreaterFencingToken() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "regrouped";
+        String brokers = broker.getBrokersAsString();
+        List<UUID> devices = onePerPartition();
+        try (ClusterNode a = ClusterNode.start("A", brokers, topic, store)) {
+            await().atMost(WAIT).until(() -> a.isActive() && a.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            for (UUID device : devices) {
+                a.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
+            }
+            awaitWritten(store, devices, 1);
+        }
+        await().atMost(WAIT).untilAsserted(() -> broker.doWithAdminFunction(admin -> {
+            try {
+                return admin.deleteConsumerGroups(List.of("group-" + topic)).all().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("group not deleted yet", e);
+            }
+        }));
+        try (ClusterNode b = ClusterNode.start("B", brokers, topic, store)) {
+            await().atMost(WAIT).until(() -> b.isActive() && b.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            for (UUID device : devices) {
+                b.router().send(ClusterTestApp.DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
+            }
+            awaitWritten(store, devices, 2);
+            SoftAssertions softly = new SoftAssertions();
+            for (UUID device : devices) {
+                List<ReadingStore.Journaled> writes = store.writes(device);
+                long newestOfA = writes.stream().filter(write -> write.node().equals("A")).mapToLong(ReadingStore.Journaled::token)
+                        .max().orElseThrow();
+                long oldestOfB = writes.stream().filter(write -> write.node().equals("B")).mapToLong(ReadingStore.Journaled::token)
+                        .min().orElseThrow();
+                log.info("Partition {}: A's newest token {}, B's oldest {}", partition(device), newestOfA, oldestOfB);
+                softly.assertThat(oldestOfB).as("B's token of partition %d, after A's %d", partition(device), newestOfA)
+                        .isGreaterThan(newestOfA);
+            }
+            softly.assertAll();
         }
     }
 
@@ -250,6 +292,24 @@ class FencingIntegrationTest extends BrokerPerClass {
         } finally {
             NodeWithSilencedHeartbeat.SILENT.set(false);
         }
+    }
+
+    /** Waits until the store has the reading of every device: a send completes once Kafka has it, not once it is stored. */
+    private static void awaitWritten(ReadingStore store, List<UUID> devices, int seq) {
+        await().atMost(WAIT).until(() -> devices.stream().allMatch(device -> store.writes(device).stream()
+                .anyMatch(write -> write.seq() == seq)));
+    }
+
+    /** @return a device of every partition */
+    private static List<UUID> onePerPartition() {
+        List<UUID> devices = new ArrayList<>();
+        while (devices.size() < ClusterNode.PARTITIONS) {
+            UUID device = UUID.randomUUID();
+            if (devices.stream().noneMatch(other -> partition(other) == partition(device))) {
+                devices.add(device);
+            }
+        }
+        return devices;
     }
 
     private static List<ReadingStore.Journaled> linesOf(String node, Path journal) {

@@ -183,10 +183,12 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
         try (ClusterNode node = startAlone(topic, store, "test.superseded-seq=2", "tb.actors.cluster.commit-interval=100ms")) {
             UUID device = UUID.randomUUID();
             TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
+            // where the device's first reading goes: behind the node's ownership marker
+            long first = TestBrokers.endOffset(broker, tp);
             sendInOrder(node, List.of(device), 3);
             await().atMost(WAIT).until(() -> node.member().getSupersededCount() == 1);
 
-            awaitCommitHeldAt(tp, 1, "committed up to the superseded record",
+            awaitCommitHeldAt(tp, first + 1, "committed up to the superseded record",
                     () -> assertThat(store.attempts(device)).containsExactly("1:stored", "2:superseded"));
             assertThat(node.member().getRedeliveredCount()).isZero();
             assertThat(node.member().getDeadLetteredCount()).isZero();
@@ -202,10 +204,12 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
         try (ClusterNode node = startAlone(topic, store, "test.later-seq=2", "tb.actors.cluster.commit-interval=100ms")) {
             UUID device = UUID.randomUUID();
             TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
+            // where the device's first reading goes: behind the node's ownership marker
+            long first = TestBrokers.endOffset(broker, tp);
             sendInOrder(node, List.of(device), 3);
             await().atMost(WAIT).until(() -> store.isUnfinished(device, 2));
 
-            awaitCommitHeldAt(tp, 1, "committed up to the unfinished record",
+            awaitCommitHeldAt(tp, first + 1, "committed up to the unfinished record",
                     () -> assertThat(storedSeqs(store, device)).as("the next reading waits").containsExactly(1));
             assertThat(node.member().getOldestInFlight(tp.partition())).isPositive();
             assertThat(node.meters().get(TbClusterMeterBinder.OLDEST_IN_FLIGHT).tag("partition", String.valueOf(tp.partition()))
@@ -213,7 +217,7 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
             store.finish(device, 2);
 
             await().atMost(WAIT).untilAsserted(() -> assertThat(storedSeqs(store, device)).isEqualTo(List.of(1, 2, 3)));
-            await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, topic, tp) == 3);
+            await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, topic, tp) == first + 3);
             assertThat(node.member().getOldestInFlight(tp.partition())).isNull();
         }
     }
