@@ -34,6 +34,9 @@ final class ClusterMemberStats {
     /** Times the node gave its partitions up because it could not confirm its membership in time. */
     final LongAdder fenced = new LongAdder();
 
+    /** Assigned partitions not taken because Kafka did not acknowledge their ownership markers, counted per attempt. */
+    final LongAdder markersFailed = new LongAdder();
+
     /** Records written to the dead-letter topic. */
     final LongAdder deadLettered = new LongAdder();
 

@@ -46,6 +46,12 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** Record header naming the entity type. */
     public static final String ENTITY_TYPE_HEADER = "tb-entity-type";
 
+    /**
+     * Record header of an ownership marker, a record a node appends to a partition when it takes it (its offset is the
+     * ownership's fencing token); the header's value is the node's name. Readers of the topic skip such records.
+     */
+    public static final String OWNERSHIP_MARKER_HEADER = "tb-ownership-marker";
+
     /** Phase: after the actors start ({@code TbActorsLifecycle.PHASE}), stopping before the web server drains. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
@@ -53,6 +59,8 @@ public class KafkaClusterMember implements SmartLifecycle {
     public static final int RECENT_DEAD_LETTERS = 10;
 
     private static final Duration RETRY_BACKOFF = Duration.ofSeconds(1);
+    /** The longest wait before an ownership marker that failed is tried again. */
+    private static final long MAX_MARKER_BACKOFF_MILLIS = 30_000;
     private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(5);
     /** Kafka's default session.timeout.ms. */
     private static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 45_000;
@@ -74,6 +82,11 @@ public class KafkaClusterMember implements SmartLifecycle {
     private final RateLimitedWarning commitLog = new RateLimitedWarning(Duration.ofSeconds(10));
     private final RateLimitedWarning unknownPartitionLog = new RateLimitedWarning(Duration.ofSeconds(10));
     private final RateLimitedWarning unreachableLog = new RateLimitedWarning(Duration.ofSeconds(30));
+    private final RateLimitedWarning markerLog = new RateLimitedWarning(Duration.ofSeconds(10));
+    /** Partitions Kafka assigned and this node has not taken yet, for want of an ownership marker; consumer thread only. */
+    private final Set<Integer> unmarked = new TreeSet<>();
+    private long markerBackoffMillis;
+    private long nextMarkerAttemptNanos;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile KafkaTbNodeChannel replies;
     private final OwnershipLease lease;
@@ -379,6 +392,7 @@ public class KafkaClusterMember implements SmartLifecycle {
         if (!withoutTarget.isEmpty()) {
             setCatchUpTargets(withoutTarget);
         }
+        retryMarkers();
         applyBackPressure();
         if (System.nanoTime() - lastCommitNanos >= properties.getCommitInterval().toNanos()) {
             commit(owned, false);
@@ -520,10 +534,16 @@ public class KafkaClusterMember implements SmartLifecycle {
 
     /**
      * Takes partitions: appends an ownership marker to each, whose offset is the new ownership's fencing token, and only
-     * then starts handing their records over. A partition whose marker Kafka did not acknowledge is not taken: the node
-     * asks for a rejoin, and takes it in the next rebalance if Kafka leaves it here (see {@link MembershipFence}).
+     * then starts handing their records over. A partition whose marker Kafka did not acknowledge is not taken yet: the
+     * records polled from it are skipped, and the node tries its marker again after a growing delay while Kafka leaves
+     * the partition here ({@link #retryMarkers}).
      */
     private void assign(Collection<Integer> partitions) {
+        partitionsChanged(Set.of(), take(partitions));
+    }
+
+    /** @return the partitions taken: those with a marker written */
+    private Set<Integer> take(Collection<Integer> partitions) {
         List<Integer> known = new ArrayList<>();
         for (Integer partition : partitions) {
             if (tracker(partition) == null) {
@@ -537,11 +557,11 @@ public class KafkaClusterMember implements SmartLifecycle {
         int groupGeneration = consumer.groupMetadata().generationId();
         Map<Integer, Long> tokens = known.isEmpty() ? Map.of() : markers.write(known, node, groupGeneration);
         Set<Integer> ids = new TreeSet<>();
-        List<Integer> unmarked = new ArrayList<>();
+        List<Integer> notMarked = new ArrayList<>();
         for (Integer partition : known) {
             Long token = tokens.get(partition);
             if (token == null) {
-                unmarked.add(partition);
+                notMarked.add(partition);
             } else {
                 tracker(partition).assign(token);
                 ids.add(partition);
@@ -551,9 +571,45 @@ public class KafkaClusterMember implements SmartLifecycle {
             log.info("[{}] Partitions {} of '{}' assigned in generation {} of the group, fencing tokens {}; owned now {}", node, ids,
                     properties.getTopic(), groupGeneration, ids.stream().map(tokens::get).toList(), getOwnedPartitions());
         }
-        partitionsChanged(Set.of(), ids);
-        if (!unmarked.isEmpty()) {
-            fence.unmarked(unmarked);
+        if (!notMarked.isEmpty()) {
+            markersFailed(notMarked);
+        } else if (unmarked.isEmpty()) {
+            markerBackoffMillis = 0;
+        }
+        return ids;
+    }
+
+    private void markersFailed(List<Integer> partitions) {
+        stats.markersFailed.add(partitions.size());
+        unmarked.addAll(partitions);
+        markerBackoffMillis = markerBackoffMillis == 0 ? RETRY_BACKOFF.toMillis()
+                : Math.min(2 * markerBackoffMillis, MAX_MARKER_BACKOFF_MILLIS);
+        nextMarkerAttemptNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(markerBackoffMillis);
+        long retryMillis = markerBackoffMillis;
+        markerLog.warn(suppressed -> log.warn("[{}] Partitions {} of '{}' are assigned but not taken: Kafka did not acknowledge their "
+                + "ownership markers; their records are skipped until a marker is written, tried again in {} ms ({} more since the "
+                + "last report)", node, partitions, properties.getTopic(), retryMillis, suppressed));
+    }
+
+    /**
+     * Writes the ownership markers that failed again, once their delay has passed, for the partitions Kafka still
+     * assigns this node; those taken are read again from their last commit (what was polled meanwhile was skipped).
+     */
+    private void retryMarkers() {
+        if (unmarked.isEmpty() || System.nanoTime() - nextMarkerAttemptNanos < 0) {
+            return;
+        }
+        Set<TopicPartition> assigned = consumer.assignment();
+        // not those taken meanwhile (a rebalance takes what a fence left unowned) nor those Kafka moved away
+        List<Integer> retry = unmarked.stream().filter(partition -> assigned.contains(topicPartition(partition))
+                && tracker(partition) != null && !tracker(partition).isOwned()).toList();
+        unmarked.clear();
+        if (!retry.isEmpty()) {
+            seekToCommitted(retry.stream().map(this::topicPartition).toList());
+            Set<Integer> taken = take(retry);
+            if (!taken.isEmpty()) {
+                partitionsChanged(Set.of(), taken);
+            }
         }
     }
 
@@ -715,6 +771,11 @@ public class KafkaClusterMember implements SmartLifecycle {
     /** @return messages given up after every delivery came back unprocessed */
     public long getNotProcessedCount() {
         return deliveries.getNotProcessedCount();
+    }
+
+    /** @return assigned partitions not taken because Kafka did not acknowledge their ownership markers, per attempt */
+    public long getMarkerFailureCount() {
+        return stats.markersFailed.sum();
     }
 
     /** @return messages whose write a store refused because a later owner of the partition wrote first */

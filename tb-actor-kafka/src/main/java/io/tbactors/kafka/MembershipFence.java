@@ -101,20 +101,6 @@ final class MembershipFence {
     }
 
     /**
-     * Partitions Kafka assigned but this node did not take, for want of an ownership marker: their records are skipped
-     * while polled, and the node asks Kafka for a rejoin, after which it takes them, read again from the last commit,
-     * if they are still its own ({@link #keptThroughFence}).
-     *
-     * @param partitions the partitions not taken
-     */
-    void unmarked(List<Integer> partitions) {
-        stats.fenced.increment();
-        log.warn("[{}] Partitions {} were assigned but not taken: Kafka did not acknowledge their ownership markers; asking for a "
-                + "rejoin to take them", member.node(), partitions);
-        requestRejoin("ownership markers of partitions " + partitions + " not written");
-    }
-
-    /**
      * Gives the partitions up as lost (no commit: the records in flight are the next owner's; their epochs turn stale)
      * and asks Kafka to confirm the membership by a rejoin. Only that rejoin gives partitions back, as
      * {@code onPartitionsAssigned}: never a local timer or a metric, and never the generation the consumer held before.

@@ -26,9 +26,6 @@ import org.springframework.kafka.support.SendResult;
 @Slf4j
 final class OwnershipMarkers {
 
-    /** The header that makes a record a marker; its value is the node's name. */
-    static final String MARKER_HEADER = "tb-ownership-marker";
-
     private final String topic;
     private final KafkaTemplate<String, byte[]> template;
     private final Duration timeout;
@@ -49,7 +46,7 @@ final class OwnershipMarkers {
      * @return whether it is a marker, to skip
      */
     static boolean isMarker(ConsumerRecord<?, ?> record) {
-        return record.headers().lastHeader(MARKER_HEADER) != null;
+        return record.headers().lastHeader(KafkaClusterMember.OWNERSHIP_MARKER_HEADER) != null;
     }
 
     /**
@@ -66,7 +63,7 @@ final class OwnershipMarkers {
         byte[] value = ("owner " + node + ", group generation " + groupGeneration).getBytes(StandardCharsets.UTF_8);
         for (Integer partition : partitions) {
             ProducerRecord<String, byte[]> marker = new ProducerRecord<>(topic, partition, null, value);
-            marker.headers().add(MARKER_HEADER, node.getBytes(StandardCharsets.UTF_8));
+            marker.headers().add(KafkaClusterMember.OWNERSHIP_MARKER_HEADER, node.getBytes(StandardCharsets.UTF_8));
             try {
                 sent.put(partition, template.send(marker));
             } catch (RuntimeException e) {

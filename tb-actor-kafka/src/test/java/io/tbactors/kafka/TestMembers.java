@@ -4,6 +4,7 @@ import io.tbactors.kafka.codec.TbActorMsgCodec;
 import io.tbactors.spring.ActorSystemContext;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.stereotype.Component;
@@ -32,9 +33,25 @@ public class TestMembers {
      * @return a member that polls through the wrapped consumer
      */
     public KafkaClusterMember member(UnaryOperator<Consumer<String, byte[]>> consumerWrapper) {
+        return member(consumerWrapper, UnaryOperator.identity());
+    }
+
+    /**
+     * @param consumerWrapper wraps the consumer the member would use
+     * @param producerWrapper wraps the producer of its dead letters and ownership markers
+     * @return a member that polls and writes through the wrapped clients
+     */
+    public KafkaClusterMember member(UnaryOperator<Consumer<String, byte[]>> consumerWrapper,
+                                     UnaryOperator<Producer<String, byte[]>> producerWrapper) {
         DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(configs.consumer());
+        DefaultKafkaProducerFactory<String, byte[]> producers = new DefaultKafkaProducerFactory<>(configs.producer()) {
+            @Override
+            public Producer<String, byte[]> createProducer() {
+                return producerWrapper.apply(super.createProducer());
+            }
+        };
         return new KafkaClusterMember(properties, () -> consumerWrapper.apply(consumers.createConsumer()), codec,
                 actorSystemContext, deliveries, new TopicPreparer(properties, configs.admin()),
-                new DeadLetterPublisher(properties.deadLetterTopicName(), new DefaultKafkaProducerFactory<>(configs.producer())));
+                new DeadLetterPublisher(properties.deadLetterTopicName(), producers));
     }
 }

@@ -51,6 +51,9 @@ public class TbClusterMeterBinder implements MeterBinder {
     /** Counter of messages given up after every delivery came back unprocessed. */
     public static final String MESSAGES_NOT_PROCESSED = "tb.actors.cluster.messages.not.processed";
 
+    /** Counter of assigned partitions not taken because Kafka did not acknowledge their ownership markers, per attempt. */
+    public static final String MARKERS_FAILED = "tb.actors.cluster.ownership.markers.failed";
+
     /** Counter of messages whose write a store fenced by token refused ({@code TbEntityMsg#onSuperseded}). */
     public static final String MESSAGES_SUPERSEDED = "tb.actors.cluster.messages.superseded";
 
@@ -123,6 +126,8 @@ public class TbClusterMeterBinder implements MeterBinder {
         counter(registry, COMMITS_FAILED, "Offset commits that failed", KafkaClusterMember::getCommitFailureCount);
         counter(registry, FENCED, "Times the partitions were given up for want of a confirmed membership",
                 KafkaClusterMember::getFencedCount);
+        counter(registry, MARKERS_FAILED, "Assigned partitions not taken because Kafka did not acknowledge their ownership markers",
+                KafkaClusterMember::getMarkerFailureCount);
         counter(registry, MESSAGES_TIMED_OUT, "Record deliveries not completed within the processing timeout",
                 KafkaClusterMember::getTimedOutCount);
         counter(registry, REBALANCES, "Changes of this node's partitions", KafkaClusterMember::getRebalanceCount);

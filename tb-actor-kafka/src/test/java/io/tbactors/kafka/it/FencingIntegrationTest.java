@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tbactors.kafka.EntityPartitioner;
 import io.tbactors.kafka.TestMembers;
+import io.tbactors.kafka.metrics.TbClusterMeterBinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -232,6 +233,48 @@ class FencingIntegrationTest extends BrokerPerClass {
                         .isGreaterThan(newestOfA);
             }
             softly.assertAll();
+        }
+    }
+
+    /**
+     * A node that cannot write the ownership markers of the partitions Kafka assigns it does not take them: it skips
+     * what it polls from them and tries the markers again, after a growing delay, without a rebalance of the group. Once
+     * a marker goes through it owns the partition, with the marker's offset as its token, and processes the records of
+     * the meantime.
+     */
+    @Test
+    void partitionsWhoseOwnershipMarkersFailAreTakenOnlyOnceAMarkerIsWrittenAndNoneOfTheirRecordsIsDropped() throws Exception {
+        ReadingStore store = new ReadingStore();
+        String topic = "unmarked";
+        NodeWithFailingMarkers.FAILING.set(true);
+        try (ClusterNode a = ClusterNode.start("A", broker.getBrokersAsString(), topic, store,
+                new Class<?>[] {NodeWithFailingMarkers.class, TestMembers.class})) {
+            // the markers of the assignment and of the first retry failed
+            await().atMost(WAIT).until(() -> a.member().getMarkerFailureCount() >= 2L * ClusterNode.PARTITIONS);
+            long rebalances = a.member().getRebalanceCount();
+            assertThat(a.member().getOwnedPartitions()).as("partitions taken without a marker").isEmpty();
+            List<UUID> devices = onePerPartition();
+            for (UUID device : devices) {
+                a.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
+            }
+            // the records are polled while the node owns nothing, and skipped
+            await().atMost(WAIT).until(() -> a.member().getConsumedCount() >= devices.size());
+            assertThat(devices).allMatch(device -> store.writes(device).isEmpty());
+
+            NodeWithFailingMarkers.FAILING.set(false);
+            await().atMost(WAIT).until(() -> a.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            awaitWritten(store, devices, 1);
+            assertThat(a.meters().get(TbClusterMeterBinder.MARKERS_FAILED).functionCounter().count())
+                    .isEqualTo(a.member().getMarkerFailureCount());
+            assertThat(a.member().getFencedCount()).as("fences").isZero();
+            assertThat(a.member().getRebalanceCount()).as("changes of ownership since the retries began: the partitions taken")
+                    .isEqualTo(rebalances + 1);
+            for (UUID device : devices) {
+                assertThat(store.writes(device)).as("writes of %s", device).extracting(ReadingStore.Journaled::seq).containsExactly(1);
+                assertThat(store.writes(device).get(0).token()).as("the token: the offset of the marker written").isNotNegative();
+            }
+        } finally {
+            NodeWithFailingMarkers.FAILING.set(false);
         }
     }
 
