@@ -555,7 +555,9 @@ public class KafkaClusterMember implements SmartLifecycle {
         }
         // the generation of the rebalance that made this assignment: Kafka sets it before it calls onPartitionsAssigned
         int groupGeneration = consumer.groupMetadata().generationId();
+        long markersStarted = System.nanoTime();
         Map<Integer, Long> tokens = known.isEmpty() ? Map.of() : markers.write(known, node, groupGeneration);
+        long markersMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - markersStarted);
         Set<Integer> ids = new TreeSet<>();
         List<Integer> notMarked = new ArrayList<>();
         for (Integer partition : known) {
@@ -568,8 +570,9 @@ public class KafkaClusterMember implements SmartLifecycle {
             }
         }
         if (!ids.isEmpty()) {
-            log.info("[{}] Partitions {} of '{}' assigned in generation {} of the group, fencing tokens {}; owned now {}", node, ids,
-                    properties.getTopic(), groupGeneration, ids.stream().map(tokens::get).toList(), getOwnedPartitions());
+            log.info("[{}] Partitions {} of '{}' assigned in generation {} of the group, fencing tokens {} (markers written in {} ms); "
+                    + "owned now {}", node, ids, properties.getTopic(), groupGeneration, ids.stream().map(tokens::get).toList(),
+                    markersMillis, getOwnedPartitions());
         }
         if (!notMarked.isEmpty()) {
             markersFailed(notMarked);
