@@ -160,8 +160,12 @@ public class ClusterTestApp {
                     entityMsg.onFailure(new IllegalStateException("reading " + seq + " of " + device + " is broken"));
                 } else {
                     store.attempted(device, seq, "stored");
-                    store.store(behaviour.node(), device, seq, token);
-                    entityMsg.onProcessed();
+                    if (store.store(behaviour.node(), device, seq, token)) {
+                        entityMsg.onProcessed();
+                    } else {
+                        // a later owner of the partition wrote first
+                        entityMsg.onSuperseded();
+                    }
                 }
                 return true;
             }

@@ -40,7 +40,7 @@ class FencingIntegrationTest extends BrokerPerClass {
     @Test
     void aNodePausedPastItsSessionTimeoutNeitherTakesItsPartitionsBackNorWritesWhileTheOtherNodeOwnsThem() throws Exception {
         String topic = "paused";
-        // one store for both nodes, as a database would be: each appends its writes, with their fencing tokens
+        // one store for both nodes, as a database would be: each appends its writes, fenced by their tokens
         Path journal = Files.createTempFile("paused-node", ".journal");
         ReadingStore store = new ReadingStore(journal);
         Path pausedOwnership = Files.createTempFile("paused-node", ".ownership");
@@ -104,14 +104,13 @@ class FencingIntegrationTest extends BrokerPerClass {
                     }
                 }
                 // no write by P that the store took, of a partition while A owned it (P could not log while it was stopped:
-                // its writes tell). A write whose epoch check passed before the stop may reach the store after the resume;
-                // it carries P's old fencing token, lower than A's, and the store refuses it.
-                ReadingStore.Fenced fenced = ReadingStore.Fenced.of(ReadingStore.readJournalLines(journal),
-                        FencingIntegrationTest::partition);
-                fenced.refused().forEach(line -> log.info("The store refused reading {} of {} (partition {}) by {} with token {}, "
+                // its writes tell). A write whose epoch check passed before the stop reaches the store after the resume;
+                // it carries P's old fencing token, lower than A's, and the store refuses it: P reports it superseded.
+                List<ReadingStore.Journaled> refused = ReadingStore.readRefusedLines(journal);
+                refused.forEach(line -> log.info("The store refused reading {} of {} (partition {}) by {} with token {}, "
                         + "{} ms after the resume", line.seq(), line.device(), partition(line.device()), line.node(), line.token(),
                         line.millis() - resumedAt));
-                List<ReadingStore.Journaled> writesWhileMoved = fenced.accepted().stream()
+                List<ReadingStore.Journaled> writesWhileMoved = ReadingStore.readJournalLines(journal).stream()
                         .filter(line -> line.node().equals("P") && line.millis() >= stoppedAt)
                         .filter(line -> survivorIntervals.stream().anyMatch(owned -> owned.partition() == partition(line.device())
                                 && owned.contains(line.millis())))
@@ -120,20 +119,22 @@ class FencingIntegrationTest extends BrokerPerClass {
                         + "while A owned it", line.seq(), line.device(), partition(line.device()), line.millis(),
                         line.millis() - resumedAt));
                 softly.assertThat(writesWhileMoved).as("writes by the paused node while the other node owned the partition").isEmpty();
-                softly.assertThat(fenced.refused()).as("writes of the paused node that the store refused (checked before the stop, "
+                softly.assertThat(refused).as("writes of the paused node that the store refused (checked before the stop, "
                         + "written after it)").isNotEmpty().allMatch(line -> line.node().equals("P"));
+                softly.assertThat(Files.readString(output)).as("the paused node's log").contains("A store refused the write");
+                softly.assertThat(ReadingStore.Fenced.of(ReadingStore.readJournalLines(journal), FencingIntegrationTest::partition)
+                        .refused()).as("writes the store took with a token older than one it took before").isEmpty();
 
                 softly.assertAll();
 
-                // both nodes' writes of the device that the store took, in the order it took them
-                Function<UUID, List<Integer>> stored = device -> ReadingStore.Fenced.of(ReadingStore.readJournalLines(journal),
-                        FencingIntegrationTest::partition).accepted().stream().filter(line -> line.device().equals(device))
-                        .map(ReadingStore.Journaled::seq).toList();
+                // both nodes' writes of the device, in the order the store took them
+                Function<UUID, List<Integer>> stored = device -> ReadingStore.readJournalLines(journal).stream()
+                        .filter(line -> line.device().equals(device)).map(ReadingStore.Journaled::seq).toList();
                 await().atMost(WAIT).untilAsserted(() -> devices.assertEveryAcknowledgedReadingStoredInOrder(stored));
                 int duplicates = devices.assertEveryAcknowledgedReadingStoredInOrder(stored);
                 log.info("Pause of {} ms: {} readings acknowledged ({} resent), {} stored by P, {} by A, {} duplicates, {} refused "
                         + "by the fence", resumedAt - stoppedAt, devices.acks.get(), devices.resent.get(), linesOf("P", journal).size(),
-                        store.size(), duplicates, fenced.refused().size());
+                        store.size(), duplicates, refused.size());
             } finally {
                 senders.shutdownNow();
                 signal("CONT", paused);

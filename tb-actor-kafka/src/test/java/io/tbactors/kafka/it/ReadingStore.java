@@ -2,8 +2,12 @@ package io.tbactors.kafka.it;
 
 import io.tbactors.api.TbActorId;
 import io.tbactors.api.TbActorMsg;
+import io.tbactors.kafka.EntityPartitioner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 
 /** The readings every node of a test has processed, shared by the nodes of one JVM, in processing order. */
 public final class ReadingStore {
@@ -79,7 +84,11 @@ public final class ReadingStore {
     private final Map<UUID, AtomicReference<String>> processingNow = new ConcurrentHashMap<>();
     private final Map<String, Set<TbActorId>> stoppedByNode = new ConcurrentHashMap<>();
     private final AtomicInteger overlaps = new AtomicInteger();
+    private static final String FENCE_SUFFIX = ".fence";
+    private static final String REFUSED_SUFFIX = ".refused";
+
     private final Path journal;
+    private final Object[] fenceLocks = IntStream.range(0, ClusterNode.PARTITIONS).mapToObj(i -> new Object()).toArray();
     private final Map<String, CompletableFuture<Void>> unfinished = new ConcurrentHashMap<>();
     private final Map<UUID, List<String>> attempts = new ConcurrentHashMap<>();
     private final Map<String, List<TbActorMsg>> heard = new ConcurrentHashMap<>();
@@ -92,7 +101,8 @@ public final class ReadingStore {
     /**
      * @param journal when not null, a file every stored reading is appended to before {@link #store} returns, as
      *     {@code node,device,seq,millis,token}: what a process killed with SIGKILL had stored is still there; several
-     *     processes may append to one journal (each line is one append)
+     *     processes may append to one journal (each line is one append). The journal is fenced by token: a reading
+     *     whose token is lower than that of a reading of its partition stored before is refused
      */
     public ReadingStore(Path journal) {
         this.journal = journal;
@@ -138,21 +148,69 @@ public final class ReadingStore {
      * @param node the processing node
      * @param seq the reading
      * @param token the fencing token of the ownership the reading is stored in
+     * @return whether it was stored: false when the journal refused it (a write of the partition with a greater token
+     *     came first); a store without a journal takes every reading
      */
-    public void store(String node, UUID device, int seq, long token) {
+    public boolean store(String node, UUID device, int seq, long token) {
         AtomicReference<String> current = processingNow.computeIfAbsent(device, d -> new AtomicReference<>());
         if (!current.compareAndSet(null, node)) {
             overlaps.incrementAndGet();
         }
-        List<Processed> readings = byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()));
-        readings.add(new Processed(node, seq));
-        long millis = System.currentTimeMillis();
-        writesByDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()))
-                .add(new Journaled(node, device, seq, millis, token));
-        if (journal != null) {
-            appendToJournal(node + "," + device + "," + seq + "," + millis + "," + token + "\n");
+        try {
+            long millis = System.currentTimeMillis();
+            if (journal != null && !appendFenced(device, node + "," + device + "," + seq + "," + millis + "," + token + "\n", token)) {
+                return false;
+            }
+            byDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>())).add(new Processed(node, seq));
+            writesByDevice.computeIfAbsent(device, d -> Collections.synchronizedList(new ArrayList<>()))
+                    .add(new Journaled(node, device, seq, millis, token));
+            return true;
+        } finally {
+            current.compareAndSet(node, null);
         }
-        current.compareAndSet(node, null);
+    }
+
+    /**
+     * Appends a line to the journal unless the journal has taken a write of the device's partition with a greater
+     * fencing token, as a database that keeps each partition's newest token in a row it locks would: the newest tokens
+     * are kept in a file beside the journal, each partition's in a region of its own, locked (across the processes
+     * that share the journal) from the check to the append. A refused line goes to a second file beside the journal.
+     *
+     * @return whether the line was appended
+     */
+    private boolean appendFenced(UUID device, String line, long token) {
+        int partition = EntityPartitioner.partition(device, ClusterNode.PARTITIONS);
+        long position = partition * (long) Long.BYTES;
+        // one lock per partition in this process too: a file lock is held by the process, not by a thread
+        synchronized (fenceLocks[partition]) {
+            try (FileChannel fence = FileChannel.open(sibling(journal, FENCE_SUFFIX), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE); FileLock ignored = fence.lock(position, Long.BYTES, false)) {
+                ByteBuffer newest = ByteBuffer.allocate(Long.BYTES);
+                if (fence.read(newest, position) == Long.BYTES && token < newest.getLong(0)) {
+                    Files.writeString(sibling(journal, REFUSED_SUFFIX), line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND);
+                    return false;
+                }
+                fence.write(ByteBuffer.allocate(Long.BYTES).putLong(0, token), position);
+                appendToJournal(line);
+                return true;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static Path sibling(Path journal, String suffix) {
+        return journal.resolveSibling(journal.getFileName() + suffix);
+    }
+
+    /**
+     * @param journal a journal written by {@link #ReadingStore(Path)}
+     * @return the lines it refused because a write of the partition with a greater fencing token came first
+     */
+    public static List<Journaled> readRefusedLines(Path journal) {
+        Path refused = sibling(journal, REFUSED_SUFFIX);
+        return Files.exists(refused) ? readJournalLines(refused) : List.of();
     }
 
     /**
