@@ -77,8 +77,10 @@ final class OwnershipMarkers {
                 long left = Math.max(0, deadline - System.nanoTime());
                 offsets.put(marker.getKey(), marker.getValue().get(left, TimeUnit.NANOSECONDS).getRecordMetadata().offset());
             } catch (InterruptedException e) {
+                // the rest are not waited for: their partitions are not taken, and tried again later
                 Thread.currentThread().interrupt();
-                log.warn("[{}-{}] Interrupted while writing the ownership marker", topic, marker.getKey());
+                log.warn("[{}] Interrupted while writing the ownership markers of partitions {}", topic, sent.keySet());
+                break;
             } catch (ExecutionException | TimeoutException e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
                 log.warn("[{}-{}] Kafka did not acknowledge the ownership marker within {}: {}", topic, marker.getKey(), timeout,

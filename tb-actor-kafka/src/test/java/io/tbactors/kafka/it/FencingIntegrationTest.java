@@ -154,19 +154,13 @@ class FencingIntegrationTest extends BrokerPerClass {
         String topic = "tokens";
         String brokers = broker.getBrokersAsString();
         try (ClusterNode a = ClusterNode.start("A", brokers, topic, store)) {
-            await().atMost(WAIT).until(() -> a.isActive() && a.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
+            awaitOwnsEveryPartition(a);
             List<UUID> devices = onePerPartition();
-            for (UUID device : devices) {
-                a.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
-            }
-            awaitWritten(store, devices, 1);
+            writeEveryDevice(a, store, devices, 1);
             try (ClusterNode b = ClusterNode.start("B", brokers, topic, store)) {
                 await().atMost(WAIT).until(() -> a.isActive() && b.isActive() && !b.member().getOwnedPartitions().isEmpty()
                         && a.member().getOwnedPartitions().size() + b.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-                for (UUID device : devices) {
-                    b.router().send(ClusterTestApp.DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
-                }
-                awaitWritten(store, devices, 2);
+                writeEveryDevice(b, store, devices, 2);
                 SoftAssertions softly = new SoftAssertions();
                 int moved = 0;
                 for (UUID device : devices) {
@@ -203,11 +197,8 @@ class FencingIntegrationTest extends BrokerPerClass {
         String brokers = broker.getBrokersAsString();
         List<UUID> devices = onePerPartition();
         try (ClusterNode a = ClusterNode.start("A", brokers, topic, store)) {
-            await().atMost(WAIT).until(() -> a.isActive() && a.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-            for (UUID device : devices) {
-                a.router().send(ClusterTestApp.DEVICE, device, new Reading(1)).get(30, TimeUnit.SECONDS);
-            }
-            awaitWritten(store, devices, 1);
+            awaitOwnsEveryPartition(a);
+            writeEveryDevice(a, store, devices, 1);
         }
         await().atMost(WAIT).untilAsserted(() -> broker.doWithAdminFunction(admin -> {
             try {
@@ -217,11 +208,8 @@ class FencingIntegrationTest extends BrokerPerClass {
             }
         }));
         try (ClusterNode b = ClusterNode.start("B", brokers, topic, store)) {
-            await().atMost(WAIT).until(() -> b.isActive() && b.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
-            for (UUID device : devices) {
-                b.router().send(ClusterTestApp.DEVICE, device, new Reading(2)).get(30, TimeUnit.SECONDS);
-            }
-            awaitWritten(store, devices, 2);
+            awaitOwnsEveryPartition(b);
+            writeEveryDevice(b, store, devices, 2);
             SoftAssertions softly = new SoftAssertions();
             for (UUID device : devices) {
                 List<ReadingStore.Journaled> writes = store.writes(device);
@@ -338,10 +326,24 @@ class FencingIntegrationTest extends BrokerPerClass {
         }
     }
 
-    /** Waits until the store has the reading of every device: a send completes once Kafka has it, not once it is stored. */
+    /**
+     * Sends a reading to every device through the node and waits until the store has them all: a send completes once
+     * Kafka has it, not once it is stored.
+     */
+    private static void writeEveryDevice(ClusterNode node, ReadingStore store, List<UUID> devices, int seq) throws Exception {
+        for (UUID device : devices) {
+            node.router().send(ClusterTestApp.DEVICE, device, new Reading(seq)).get(30, TimeUnit.SECONDS);
+        }
+        awaitWritten(store, devices, seq);
+    }
+
     private static void awaitWritten(ReadingStore store, List<UUID> devices, int seq) {
         await().atMost(WAIT).until(() -> devices.stream().allMatch(device -> store.writes(device).stream()
                 .anyMatch(write -> write.seq() == seq)));
+    }
+
+    private static void awaitOwnsEveryPartition(ClusterNode node) {
+        await().atMost(WAIT).until(() -> node.isActive() && node.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
     }
 
     /** @return a device of every partition */

@@ -63,6 +63,13 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
         CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
     }
 
+    /** @return the offset of the device's first reading: behind the node's ownership marker */
+    private static long sendThreeReadings(ClusterNode node, TopicPartition tp, UUID device) throws Exception {
+        long first = TestBrokers.endOffset(broker, tp);
+        sendInOrder(node, List.of(device), 3);
+        return first;
+    }
+
     /** Waits for the partition's commit to reach the offset, then checks that it stays there, and the check holds, for a second. */
     private void awaitCommitHeldAt(TopicPartition tp, long offset, String why, ThrowingRunnable check) {
         await().atMost(WAIT).until(() -> TestBrokers.committedOffset(broker, tp.topic(), tp) == offset);
@@ -183,9 +190,7 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
         try (ClusterNode node = startAlone(topic, store, "test.superseded-seq=2", "tb.actors.cluster.commit-interval=100ms")) {
             UUID device = UUID.randomUUID();
             TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
-            // where the device's first reading goes: behind the node's ownership marker
-            long first = TestBrokers.endOffset(broker, tp);
-            sendInOrder(node, List.of(device), 3);
+            long first = sendThreeReadings(node, tp, device);
             await().atMost(WAIT).until(() -> node.member().getSupersededCount() == 1);
 
             awaitCommitHeldAt(tp, first + 1, "committed up to the superseded record",
@@ -204,9 +209,7 @@ class RecordFailureIntegrationTest extends BrokerPerClass {
         try (ClusterNode node = startAlone(topic, store, "test.later-seq=2", "tb.actors.cluster.commit-interval=100ms")) {
             UUID device = UUID.randomUUID();
             TopicPartition tp = new TopicPartition(topic, EntityPartitioner.partition(device, ClusterNode.PARTITIONS));
-            // where the device's first reading goes: behind the node's ownership marker
-            long first = TestBrokers.endOffset(broker, tp);
-            sendInOrder(node, List.of(device), 3);
+            long first = sendThreeReadings(node, tp, device);
             await().atMost(WAIT).until(() -> store.isUnfinished(device, 2));
 
             awaitCommitHeldAt(tp, first + 1, "committed up to the unfinished record",
