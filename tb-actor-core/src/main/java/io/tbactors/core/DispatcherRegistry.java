@@ -37,8 +37,7 @@ final class DispatcherRegistry {
 
     void create(String dispatcherId, ExecutorService executor) {
         Objects.requireNonNull(executor, "executor must not be null");
-        register(new Dispatcher(requireName(dispatcherId), executor, DispatcherKind.CUSTOM, poolSizeOf(executor),
-                runtime::nanoTime));
+        register(new Dispatcher(requireName(dispatcherId), executor, DispatcherKind.CUSTOM, poolSizeOf(executor)));
     }
 
     Dispatcher create(String dispatcherId, DispatcherKind kind, int poolSize) {
@@ -53,7 +52,7 @@ final class DispatcherRegistry {
             case VIRTUAL -> 0;
             default -> poolSize;
         };
-        Dispatcher dispatcher = new Dispatcher(name, executor, effective, effectivePool, runtime::nanoTime);
+        Dispatcher dispatcher = new Dispatcher(name, executor, effective, effectivePool);
         try {
             register(dispatcher);
         } catch (IllegalArgumentException e) {
