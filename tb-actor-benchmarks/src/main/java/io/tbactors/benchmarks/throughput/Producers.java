@@ -1,6 +1,7 @@
 package io.tbactors.benchmarks.throughput;
 
 import io.tbactors.benchmarks.support.Completion;
+import io.tbactors.benchmarks.support.ThreadStates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -61,7 +62,7 @@ final class Producers implements AutoCloseable {
     void runRound(ThroughputTarget target, Shape shape, Completion completion) {
         completion.arm(shape.actors());
         startRound(target, shape);
-        completion.await(this::failures);
+        completion.await(() -> failures() + target.diagnostics() + System.lineSeparator() + ThreadStates.dump());
     }
 
     /**

@@ -17,6 +17,16 @@ final class RoundCounter {
         this.completion = completion;
     }
 
+    /** @return messages received in the round so far (read by another thread, for a diagnosis only) */
+    int received() {
+        return received;
+    }
+
+    /** @return messages per round */
+    int perRound() {
+        return perRound;
+    }
+
     void receive() {
         if (++received == perRound) {
             received = 0;

@@ -17,6 +17,14 @@ interface ThroughputTarget extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * @return what the runtime says of its dispatcher and its fullest mailboxes, for the message of a round that did not
+     *     finish; empty for targets that do not say
+     */
+    default String diagnostics() {
+        return "";
+    }
+
     /** Stops the actors and the threads behind them. */
     @Override
     void close();
