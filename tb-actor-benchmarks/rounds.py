@@ -16,7 +16,11 @@ import sys
 
 
 def fork_line(json_path, rnd, shape, producers, label, max_ns):
-    bench = json.load(open(json_path))[0]
+    results = json.load(open(json_path))
+    if not results:
+        # JMH writes an empty list when the benchmark failed (a round that did not finish, an exception)
+        raise SystemExit(f'{json_path}: the fork has no result: it failed (its .log says why)')
+    bench = results[0]
     iterations = bench['primaryMetric']['rawDataHistogram'][0]
     probes = bench.get('secondaryMetrics', {})
     none = [[None] * len(iterations)]

@@ -13,7 +13,9 @@
 #   IMPLS      which of JAR's runtimes to run (default tb,tb-padded,pekko,limit)
 #   SHAPES     actors x messages (default 1x1000000,10x100000,1000x1000,100000x10); PRODUCERS (default 1,2)
 #   OUT        where JMH's JSON and logs and results.tsv go (default /tmp/tb-rounds; results.tsv is appended to,
-#              so a run can be continued, and summarized again with SUMMARY_ONLY=1)
+#              so a run can be continued, and summarized again with SUMMARY_ONLY=1). A fork that fails (a round that
+#              does not finish, an exception) is listed in failed.txt there and the run goes on; it then exits 1
+#              after the table, with the list
 #   WARMUP, ITERATIONS  JMH's warm-up and measurement iterations of 1 s per fork (default 3 and 5)
 #   MANY_ACTORS_WARMUP  warm-up iterations of the 100000x10 rows (default 40, Shape.MANY_ACTORS_WARMUP_ITERATIONS)
 #   JMH_ARGS   more JMH options for every fork
@@ -42,6 +44,7 @@ prof=(-prof io.tbactors.benchmarks.support.PlacementProfiler)
 producers=${PRODUCERS:-1,2}
 mkdir -p "$out"
 results="$out/results.tsv"
+failed="$out/failed.txt"
 
 # label|jar|impl for every runtime of a row
 runtimes=()
@@ -79,8 +82,12 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
               grep -q "Unable to acquire the JMH lock" "$f.log" || break
               sleep 10
             done
-            [ -s "$f.json" ] || { echo "failed: $f.log" >&2; break; }
-            line=$(python3 "$here/rounds.py" fork "$f.json" "$r" "$shape" "$p" "$label" "$placement")
+            # a fork that failed is recorded and the table goes on; the run ends with exit 1 and the list
+            if [ ! -s "$f.json" ] || ! line=$(python3 "$here/rounds.py" fork "$f.json" "$r" "$shape" "$p" "$label" "$placement"); then
+              why=$(grep -m1 -E 'Exception|Error' "$f.log" || echo "no result")
+              echo "round $r, $shape, ${p}p, $label: $why (log: $f.log)" | tee -a "$failed" >&2
+              break
+            fi
             echo "$line" >> "$results"
             echo "$line"
             [ "$(echo "$line" | cut -f5)" != "-" ] && break
@@ -95,3 +102,7 @@ fi
 
 [ -s "$results" ] || { echo "no results in $results" >&2; exit 1; }
 python3 "$here/rounds.py" table "$results"
+if [ -s "$failed" ]; then
+  echo; echo "Forks that failed (their cells have fewer rounds, or none):"; cat "$failed"
+  exit 1
+fi

@@ -92,6 +92,59 @@ class RoundsScriptTest {
                 .contains("| 1x1000000, 1p | 45.00 (n=1) | 20.00 (n=1) |");
     }
 
+    @Test
+    void aForkWithoutAResultIsReportedAsFailed() throws Exception {
+        Path empty = dir.resolve("failed.json");
+        Files.writeString(empty, "[\n]\n");
+
+        Run run = rounds("fork", empty.toString(), "2", "10x100000", "1", "tb-padded", "150");
+
+        assertThat(run.exit()).isNotZero();
+        assertThat(run.output()).contains("failed.json: the fork has no result: it failed");
+    }
+
+    /**
+     * The whole script with a {@code java} on the path that stands for JMH: ours gives a result, Pekko fails as a round
+     * that does not finish does. The table is still printed, the failure is listed, and the run ends with exit 1.
+     */
+    @Test
+    void aFailedForkIsListedAfterTheTableAndTheRunEndsWithExit1() throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path fakeJava = bin.resolve("java");
+        String json = Files.readString(fork(false)).replace("\"", "\\\"");
+        Files.writeString(fakeJava, String.join("\n",
+                "#!/usr/bin/env bash",
+                "out=''; impl=''",
+                "while [ $# -gt 0 ]; do",
+                "  case \"$1\" in -rff) out=$2; shift;; impl=*) impl=${1#impl=};; esac; shift",
+                "done",
+                "if [ \"$impl\" = tb ]; then echo \"" + json + "\" > \"$out\"; exit 0; fi",
+                "echo 'java.lang.IllegalStateException: Round not finished after 120 s: 4 part(s) missing'",
+                "echo '[]' > \"$out\"",
+                "exit 1",
+                ""));
+        assertThat(fakeJava.toFile().setExecutable(true)).isTrue();
+        Path jar = Files.writeString(dir.resolve("benchmarks.jar"), "not read by the stand-in");
+        Path out = dir.resolve("out");
+        ProcessBuilder builder = new ProcessBuilder("bash", "rounds.sh", "1").redirectErrorStream(true);
+        builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        builder.environment().put("JAR", jar.toString());
+        builder.environment().put("OUT", out.toString());
+        builder.environment().put("IMPLS", "tb,pekko");
+        builder.environment().put("SHAPES", "1x1000000");
+        builder.environment().put("PRODUCERS", "1");
+        builder.environment().put("PLACEMENT_MAX_NS", "off");
+        Process process = builder.start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("rounds.sh ended").isTrue();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(process.exitValue()).as(output).isEqualTo(1);
+        assertThat(output).contains("| 1x1000000, 1p | 66.67")
+                .contains("Forks that failed")
+                .contains("round 1, 1x1000000, 1p, pekko: java.lang.IllegalStateException: Round not finished after 120 s");
+        assertThat(Files.readString(out.resolve("failed.txt"))).contains("r1-pekko-1x1000000-1p.log");
+    }
+
     private record Run(int exit, String output) {
     }
 }
