@@ -12,9 +12,14 @@ import io.tbactors.kafka.TbBroadcastListener;
 import io.tbactors.kafka.TbEntityMsg;
 import io.tbactors.kafka.TbPartitionChangeMsg;
 import io.tbactors.spring.TbRootActorCreator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -47,9 +52,15 @@ public class ClusterTestApp {
      * @param writeDelay how long each reading waits between its last ownership check and its write: a window for a
      *     pause of the process to fall into
      * @param supersededSeq readings with this sequence number are refused by the store as written by a later owner; 0: none
+     * @param holdFile once this file exists, the next reading past its ownership check creates {@code <holdFile>.held}
+     *     and waits {@code hold} before its write: a window a test can stop the process in for certain; null: none
+     * @param hold see {@code holdFile}
      */
     record Behaviour(String node, Duration processingDelay, String dispatcher, int failingSeq, int flakySeq, int flakyFailures,
-                     int hangingSeq, int laterSeq, Duration writeDelay, int supersededSeq) {
+                     int hangingSeq, int laterSeq, Duration writeDelay, int supersededSeq, Path holdFile, Duration hold) {
+
+        /** The suffix of the file a held reading creates beside {@code holdFile}. */
+        static final String HELD = ".held";
     }
 
     @Bean
@@ -58,7 +69,9 @@ public class ClusterTestApp {
                 env.getProperty("test.device-dispatcher", "default"), env.getProperty("test.failing-seq", Integer.class, 0),
                 env.getProperty("test.flaky-seq", Integer.class, 0), env.getProperty("test.flaky-failures", Integer.class, 0),
                 env.getProperty("test.hanging-seq", Integer.class, 0), env.getProperty("test.later-seq", Integer.class, 0),
-                duration(env, "test.write-delay"), env.getProperty("test.superseded-seq", Integer.class, 0));
+                duration(env, "test.write-delay"), env.getProperty("test.superseded-seq", Integer.class, 0),
+                env.containsProperty("test.hold-file") ? Path.of(env.getRequiredProperty("test.hold-file")) : null,
+                duration(env, "test.hold"));
     }
 
     private static Duration duration(Environment env, String property) {
@@ -121,6 +134,9 @@ public class ClusterTestApp {
 
     static final class DeviceActor extends AbstractTbActor {
 
+        // the hold of Behaviour#holdFile is taken once per process
+        private static final AtomicBoolean HELD_ONCE = new AtomicBoolean();
+
         private final TbEntityActorId id;
         private final ReadingStore store;
         private final Behaviour behaviour;
@@ -144,6 +160,7 @@ public class ClusterTestApp {
                     return true;
                 }
                 sleep(behaviour.writeDelay());
+                holdOnceAsked(behaviour);
                 UUID device = id.getEntityId();
                 int seq = reading.seq();
                 long token = entityMsg.getOwnershipEpoch().getFencingToken();
@@ -170,6 +187,19 @@ public class ClusterTestApp {
                 return true;
             }
             return false;
+        }
+
+        /** The first reading past its check once the test created the hold file says so, then waits the hold. */
+        private static void holdOnceAsked(Behaviour behaviour) {
+            Path file = behaviour.holdFile();
+            if (file != null && Files.exists(file) && HELD_ONCE.compareAndSet(false, true)) {
+                try {
+                    Files.createFile(Path.of(file + Behaviour.HELD));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                sleep(behaviour.hold());
+            }
         }
 
         private static void sleep(Duration delay) {

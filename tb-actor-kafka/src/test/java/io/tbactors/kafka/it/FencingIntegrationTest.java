@@ -52,9 +52,12 @@ class FencingIntegrationTest extends BrokerPerClass {
             await().atMost(WAIT).until(() -> survivor.isActive()
                     && survivor.member().getOwnedPartitions().size() == ClusterNode.PARTITIONS);
             // each reading on the node to pause waits 25 ms between its ownership check and its write, so readings are
-            // in that window when the node stops, and write when it resumes
+            // in that window when the node stops, and write when it resumes; and one reading, once the test asks, waits
+            // there 5 s and says so, so that at least one is in the window for certain when the stop comes
+            Path hold = journal.resolveSibling(journal.getFileName() + ".hold");
             Process paused = KillableNodeMain.start(broker.getBrokersAsString(), topic, journal, "P", output,
-                    "test.processing-delay=0ms", "test.write-delay=25ms", KillableNodeMain.OWNERSHIP_LOG + pausedOwnership);
+                    "test.processing-delay=0ms", "test.write-delay=25ms", "test.hold-file=" + hold, "test.hold=5s",
+                    KillableNodeMain.OWNERSHIP_LOG + pausedOwnership);
             ExecutorService senders = Executors.newFixedThreadPool(16);
             try {
                 await().atMost(WAIT).until(() -> {
@@ -65,6 +68,9 @@ class FencingIntegrationTest extends BrokerPerClass {
                 // each device waits for its reading to be stored (200), so the paused node has no backlog to catch up on
                 List<Future<?>> posting = devices.post(senders, seq -> survivor, true);
                 await().atMost(WAIT).until(() -> linesOf("P", journal).size() > 100);
+                Files.createFile(hold);
+                Path held = Path.of(hold + ClusterTestApp.Behaviour.HELD);
+                await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> Files.exists(held));
 
                 signal("STOP", paused);
                 long stoppedAt = System.currentTimeMillis();
