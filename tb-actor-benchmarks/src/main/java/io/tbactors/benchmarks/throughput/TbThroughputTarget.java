@@ -49,14 +49,16 @@ final class TbThroughputTarget implements ThroughputTarget {
     }
 
     /**
-     * @return the dispatcher's counts (threads, active threads, turns queued in the pool), then each actor part way
-     *     through its round (up to {@value #ACTORS_DESCRIBED}) with what it received and its mailbox's state and
+     * @return the dispatcher's counts (threads, active threads, turns queued in the pool), the fullest mailboxes, then
+     *     each actor part way through its round (up to {@value #ACTORS_DESCRIBED}) with what it received and its mailbox's state and
      *     pending messages: an idle actor with messages would be a lost wake-up of ours, a queued turn with no active
      *     thread one of the pool's
      */
     @Override
     public String diagnostics() {
         StringBuilder out = new StringBuilder("dispatchers: ").append(system.getDispatcherStats());
+        // the fullest mailboxes also show an actor stalled before it took its round's first message
+        out.append("; fullest mailboxes: ").append(system.getLargestMailboxes(ACTORS_DESCRIBED));
         out.append("; actors part way through the round:");
         int described = 0;
         for (int i = 0; i < counters.length && described < ACTORS_DESCRIBED; i++) {
