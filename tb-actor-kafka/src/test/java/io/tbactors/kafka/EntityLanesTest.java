@@ -45,16 +45,26 @@ class EntityLanesTest {
         assertThat(events).as("an idle entity starts at once").endsWith("start a4");
     }
 
+    /**
+     * A record submitted after its entity's head was dropped is dropped too: had it started, it would be processed
+     * before the dropped record, which the partition's next owner reads again (a CI run met this: the record after a
+     * superseded one was read in a later poll, after the drop, and stored).
+     */
     @Test
-    void droppingAnEntityTellsTheRecordsBehindItsHeadAndFreesTheEntity() {
+    void droppingAnEntityTellsTheRecordsBehindItsHeadAndThoseSubmittedLaterWhileOtherEntitiesGoOn() {
         lanes.submit("a", task("a1"));
         lanes.submit("a", task("a2"));
         lanes.submit("a", task("a3"));
+        lanes.submit("b", task("b1"));
 
         lanes.drop("a");
         lanes.submit("a", task("a4"));
+        lanes.next("a");
+        lanes.next("b");
+        lanes.submit("b", task("b2"));
 
-        assertThat(events).containsExactly("start a1", "drop a2", "drop a3", "start a4");
+        assertThat(events).containsExactly("start a1", "start b1", "drop a2", "drop a3", "drop a4", "start b2");
+        assertThat(lanes.waitingCount()).isZero();
     }
 
     @Test
