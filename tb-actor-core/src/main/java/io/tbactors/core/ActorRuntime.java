@@ -80,7 +80,10 @@ final class ActorRuntime {
         this.actors = new ActorRegistry(this);
     }
 
-    /** @return now on the clock idle passivation measures with (a test may supply its own) */
+    /**
+     * @return now on the clock idle passivation and the fork-join dispatchers' fairness measure with (a test may supply
+     *     its own)
+     */
     long nanoTime() {
         return nanoClock.getAsLong();
     }

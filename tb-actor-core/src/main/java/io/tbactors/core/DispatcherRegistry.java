@@ -37,7 +37,8 @@ final class DispatcherRegistry {
 
     void create(String dispatcherId, ExecutorService executor) {
         Objects.requireNonNull(executor, "executor must not be null");
-        register(new Dispatcher(requireName(dispatcherId), executor, DispatcherKind.CUSTOM, poolSizeOf(executor)));
+        register(new Dispatcher(requireName(dispatcherId), executor, DispatcherKind.CUSTOM, poolSizeOf(executor),
+                runtime::nanoTime));
     }
 
     Dispatcher create(String dispatcherId, DispatcherKind kind, int poolSize) {
@@ -52,7 +53,7 @@ final class DispatcherRegistry {
             case VIRTUAL -> 0;
             default -> poolSize;
         };
-        Dispatcher dispatcher = new Dispatcher(name, executor, effective, effectivePool);
+        Dispatcher dispatcher = new Dispatcher(name, executor, effective, effectivePool, runtime::nanoTime);
         try {
             register(dispatcher);
         } catch (IllegalArgumentException e) {

@@ -180,7 +180,10 @@ public final class TbActorSystemSettings {
         return schedulerFactory;
     }
 
-    /** @return the clock idle passivation measures with, or null (the default) for {@link System#nanoTime()} */
+    /**
+     * @return the clock idle passivation and the fork-join dispatchers' fairness measure with, or null (the default) for
+     *     {@link System#nanoTime()}
+     */
     public LongSupplier getNanoClock() {
         return nanoClock;
     }
@@ -316,8 +319,9 @@ public final class TbActorSystemSettings {
         }
 
         /**
-         * @param value the clock, in nanoseconds, that idle passivation measures with, such as a test's manual clock
-         *     (give the scheduler the same clock); null (the default) for {@link System#nanoTime()}
+         * @param value the clock, in nanoseconds, that idle passivation measures with, and that paces how often a
+         *     fork-join worker busy with its own actors lets the turns submitted from outside the pool in, such as a
+         *     test's manual clock (give the scheduler the same clock); null (the default) for {@link System#nanoTime()}
          * @return this
          */
         public Builder nanoClock(LongSupplier value) {

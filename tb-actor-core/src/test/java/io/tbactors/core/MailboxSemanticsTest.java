@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +27,10 @@ class MailboxSemanticsTest {
     /** Messages of the flooded actor: more than the turns an outside turn may wait, so waiting for all would show. */
     private static final int FLOOD = 4 * Dispatcher.SUBMISSIONS_EVERY * THROUGHPUT;
 
+    /** The system's clock, which paces the fork-join workers' letting in of outside turns: moved by the tests only. */
+    private final AtomicLong clock = new AtomicLong();
     private final DefaultTbActorSystem system = new DefaultTbActorSystem(
-            TbActorSystemSettings.builder().actorThroughput(THROUGHPUT).build());
+            TbActorSystemSettings.builder().actorThroughput(THROUGHPUT).nanoClock(clock::get).build());
 
     @AfterEach
     void stopSystem() {
@@ -114,7 +117,8 @@ class MailboxSemanticsTest {
     /**
      * A fork-join worker runs its own queue before what was submitted from outside the pool, so a flooded actor whose
      * full turns only resubmitted themselves kept an actor told by a transport thread waiting for all of its messages;
-     * now the outside turn runs within {@link Dispatcher#SUBMISSIONS_EVERY} full turns of the flooded actor.
+     * now, once {@link Dispatcher#SUBMISSIONS_INTERVAL_NANOS} has passed, the outside turn runs within {@link
+     * Dispatcher#SUBMISSIONS_EVERY} full turns of the flooded actor.
      */
     @Test
     void onAForkJoinDispatcherAnActorToldFromOutsideThePoolRunsWithinABoundedNumberOfFullTurns() throws Exception {
@@ -153,6 +157,7 @@ class MailboxSemanticsTest {
             await().until(() -> ((TbActorMailbox) other).isIdle() && ((TbActorMailbox) flooded).isIdle());
             flooded.tell(new Step(0));
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            clock.addAndGet(Dispatcher.SUBMISSIONS_INTERVAL_NANOS);
             for (int i = 1; i <= FLOOD; i++) {
                 flooded.tell(new Step(i));
             }
@@ -172,7 +177,9 @@ class MailboxSemanticsTest {
      * Two actors that keep telling each other one message at a time never fill a turn, and their turns, forked by
      * the worker itself, keep its own queue from ever running empty; a turn submitted from outside the pool waited
      * behind them for as long as they went on. Now a turn that drained its queue and looks again counts like a full
-     * turn, so the outside turn runs within a bounded number of theirs.
+     * turn, so the outside turn runs within a bounded number of theirs once {@link
+     * Dispatcher#SUBMISSIONS_INTERVAL_NANOS} has passed since the worker last let submissions in, and not before:
+     * the clock stands still until the test moves it.
      */
     @Test
     void onAForkJoinDispatcherAnActorToldFromOutsideThePoolRunsWhileTwoActorsKeepTellingEachOther() throws Exception {
@@ -194,13 +201,18 @@ class MailboxSemanticsTest {
                 () -> new TestActors.FnActor(msg -> bouncesWhenOtherRan.set(bounces.get()))));
         try {
             pair[0].tell(new Step(0));
+            // by then the worker has let the submissions in once (the first time comes at its first eighth full turn)
             await().until(() -> bounces.get() > 10 * Dispatcher.SUBMISSIONS_EVERY);
-            // from this thread, outside the pool, while the two bounce on the other worker; counted from when the turn
-            // is queued (tell has returned): a cold first tell can take long enough for hundreds of bounces
+            // from this thread, outside the pool, while the two bounce on the other worker
             other.tell(new Step(1));
             int toldAt = bounces.get();
+            // the interval has not passed on the system's clock: many more bounces, and the outside turn still waits
+            await().until(() -> bounces.get() > toldAt + 50 * Dispatcher.SUBMISSIONS_EVERY);
+            assertThat(bouncesWhenOtherRan.get()).isEqualTo(-1);
+            clock.addAndGet(Dispatcher.SUBMISSIONS_INTERVAL_NANOS);
+            int passedAt = bounces.get();
             await().atMost(Duration.ofSeconds(10)).until(() -> bouncesWhenOtherRan.get() >= 0);
-            assertThat(bouncesWhenOtherRan.get() - toldAt).isLessThanOrEqualTo(2 * Dispatcher.SUBMISSIONS_EVERY + 2);
+            assertThat(bouncesWhenOtherRan.get() - passedAt).isLessThanOrEqualTo(2 * Dispatcher.SUBMISSIONS_EVERY + 2);
         } finally {
             bouncing.set(false);
             release.countDown();

@@ -1,13 +1,16 @@
 package io.tbactors.core.dispatch;
 
 import io.tbactors.api.TbMailboxBound;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * A named executor registered in an actor system, with the counters its reports need.
@@ -25,14 +28,30 @@ public final class Dispatcher {
     private volatile TbMailboxBound mailboxBound;
     private volatile boolean paddedMailboxes;
     private final boolean forkJoin;
+    private final LongSupplier nanoClock;
 
     /**
+     * A dispatcher whose fork-join fairness ({@link #fullTurnEnded}) measures with {@link System#nanoTime()}.
+     *
      * @param name the dispatcher's name
      * @param executor the executor that runs actor turns
      * @param kind what kind of executor it is
      * @param poolSize its configured number of threads (0 when unbounded, as for virtual threads)
      */
     public Dispatcher(String name, ExecutorService executor, DispatcherKind kind, int poolSize) {
+        this(name, executor, kind, poolSize, System::nanoTime);
+    }
+
+    /**
+     * @param name the dispatcher's name
+     * @param executor the executor that runs actor turns
+     * @param kind what kind of executor it is
+     * @param poolSize its configured number of threads (0 when unbounded, as for virtual threads)
+     * @param nanoClock the clock, in nanoseconds, that paces how often a fork-join worker lets the turns submitted from
+     *     outside the pool in ({@link #SUBMISSIONS_INTERVAL_NANOS}); the actor system's clock, which a test may supply
+     */
+    public Dispatcher(String name, ExecutorService executor, DispatcherKind kind, int poolSize, LongSupplier nanoClock) {
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock must not be null");
         this.name = name;
         this.executor = executor;
         this.kind = kind;
@@ -96,10 +115,17 @@ public final class Dispatcher {
     private static final Runnable NO_OP = () -> { };
 
     /**
-     * On a fork-join dispatcher, every this many full turns of a worker let the turns submitted from outside the pool
-     * in (a power of two).
+     * On a fork-join dispatcher, a worker looks whether to let the turns submitted from outside the pool in at every
+     * this many of its full turns (a power of two), and lets them in when {@link #SUBMISSIONS_INTERVAL_NANOS} has
+     * passed since it last did.
      */
     public static final int SUBMISSIONS_EVERY = 8;
+
+    /**
+     * On a fork-join dispatcher, a worker whose own turns keep it busy lets the turns submitted from outside the pool
+     * in at most once in this long (1 ms), at the first {@value #SUBMISSIONS_EVERY}th full turn after it.
+     */
+    public static final long SUBMISSIONS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
      * The first turns of new actors that one turn of a fork-join worker gathers into one task, at most (see {@link
@@ -188,18 +214,20 @@ public final class Dispatcher {
 
     /**
      * A turn used its whole throughput and its actor has more to do (or it drained its queues and looks once more, see
-     * {@link #looksAgainAfterDraining}); its next turn is about to be submitted. A
-     * fork-join worker runs the tasks of its own queue before it looks at tasks submitted from outside the pool, so an
-     * actor whose turns only resubmitted themselves could keep the thread from an actor told by a transport thread for
-     * as long as its own messages kept coming. So on this dispatcher's own worker, every
-     * {@value #SUBMISSIONS_EVERY}th full turn first moves the turns waiting as submissions (up to
-     * {@value #MAX_SUBMISSIONS_MOVED}) onto the worker's queue, ahead of the next turn: a turn told from outside waits
-     * a bounded number of turns. Not at every full turn: taking from the submission queues, which the producers are
-     * writing to, measured up to a third slower in the many-message rows (BENCHMARKS.md, "Fork-join fairness").
+     * {@link #looksAgainAfterDraining}); its next turn is about to be submitted. A fork-join worker runs the tasks of
+     * its own queue before it looks at tasks submitted from outside the pool, so an actor whose turns only resubmitted
+     * themselves could keep the thread from an actor told by a transport thread for as long as its own messages kept
+     * coming. So on this dispatcher's own worker, the first {@value #SUBMISSIONS_EVERY}th full turn once {@link
+     * #SUBMISSIONS_INTERVAL_NANOS} has passed since the worker last did so first moves the turns waiting as
+     * submissions (up to {@value #MAX_SUBMISSIONS_MOVED}) onto the worker's queue, ahead of the next turn: a turn told
+     * from outside waits about that interval and a bounded number of turns. Not at every full turn, nor at every
+     * {@value #SUBMISSIONS_EVERY}th: taking from the submission queues, which the producers are writing to, made
+     * the runs of many actors told from outside the pool a sixth slower, even when done eight times less often
+     * (BENCHMARKS.md, "Fork-join fairness" and "Submissions let in once a millisecond").
      */
     public void fullTurnEnded() {
         DispatcherWorkerThread worker = ownWorker();
-        if (worker != null && worker.fullTurnLetsSubmissionsIn()) {
+        if (worker != null && worker.fullTurnLetsSubmissionsIn(nanoClock)) {
             int moved = 0;
             ForkJoinTask<?> waiting;
             while (moved < MAX_SUBMISSIONS_MOVED && (waiting = Submissions.poll()) != null) {
