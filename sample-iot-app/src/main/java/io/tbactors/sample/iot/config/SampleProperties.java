@@ -140,6 +140,22 @@ public class SampleProperties {
         @NotNull
         private Duration longPollMaxTimeout = Duration.ofMinutes(5);
 
+        /**
+         * Longest an HTTP request that finds its device or its tenant without room in flight is held, waiting for
+         * room, before it gets 429; 0 answers 429 at once. Held requests of a tenant go on oldest first as room comes
+         * back; each keeps its body and no thread. A few held requests keep the storage busy between bodies that
+         * would otherwise wait for their clients' next try after {@code Retry-After}.
+         */
+        @NotNull(message = "sample.device-api.hold-when-full must be set, e.g. 1s (0 holds none)")
+        private Duration holdWhenFull = Duration.ofSeconds(1);
+
+        /**
+         * Most HTTP requests of one tenant held for room at once (see {@code hold-when-full}); past it a request gets
+         * 429 at once. 0 holds none.
+         */
+        @Min(value = 0, message = "sample.device-api.max-held-requests-per-tenant must be at least 0 (0 holds none)")
+        private int maxHeldRequestsPerTenant = 4;
+
         /** How long health reports {@code OVERLOADED} after the device API last answered 429. */
         @NotNull
         private Duration overloadHealthWindow = Duration.ofSeconds(10);
@@ -157,6 +173,12 @@ public class SampleProperties {
                 + "sample.device-api.max-in-flight-per-device")
         public boolean isTenantBoundAtLeastDeviceBound() {
             return maxInFlightPerTenant >= maxInFlightPerDevice;
+        }
+
+        /** @return whether the hold is not negative */
+        @AssertTrue(message = "sample.device-api.hold-when-full must not be negative (0 holds none)")
+        public boolean isHoldWhenFullNotNegative() {
+            return holdWhenFull == null || !holdWhenFull.isNegative();
         }
     }
 

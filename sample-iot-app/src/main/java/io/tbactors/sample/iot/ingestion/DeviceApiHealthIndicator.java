@@ -36,7 +36,8 @@ public class DeviceApiHealthIndicator extends AbstractHealthIndicator {
         builder.withDetail("inFlightValues", limiter.getInFlightValues())
                 .withDetail("maxInFlightPerDevice", limiter.getPerDevice())
                 .withDetail("maxInFlightPerTenant", limiter.getPerTenant())
-                .withDetail("refused", limiter.getRefused());
+                .withDetail("refused", limiter.getRefused())
+                .withDetail("heldRequests", limiter.getHeldRequests());
         if (limiter.refusedWithin(windowNanos)) {
             builder.status(OVERLOADED);
         } else {

@@ -60,6 +60,28 @@ public class DeviceIngestion {
     }
 
     /**
+     * Holds a request that found no room until room may be there ({@code sample.device-api.hold-when-full}).
+     *
+     * @param device the authenticated device
+     * @param values the values it needs room for (1 while its body is unparsed)
+     * @return completes with true when there may be room now (the request is admitted only by {@link #submit}, and
+     *     {@link #passRoomOn} follows its try), false when the hold ended without; null when it cannot be held
+     */
+    public CompletableFuture<Boolean> awaitRoom(Device device, int values) {
+        return limiter.awaitRoom(device.tenantId(), device.id(), values);
+    }
+
+    /**
+     * A request woken from its hold has tried to take its room: the tenant's next held request gets its turn if room
+     * is left.
+     *
+     * @param device the request's device
+     */
+    public void passRoomOn(Device device) {
+        limiter.passRoomOn(device.tenantId());
+    }
+
+    /**
      * @param device the authenticated device
      * @param values the values of a message already parsed once and refused for lack of room
      * @return whether the device and its tenant have room for them now, checked without counting a refusal

@@ -2,10 +2,12 @@ package io.tbactors.sample.iot.ingestion;
 
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.tbactors.sample.iot.config.SampleProperties;
+import jakarta.annotation.PreDestroy;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,11 +29,50 @@ public class InFlightLimiter {
     private final LongAdder refused = new LongAdder();
     private volatile long lastRefusalNanos;
     private volatile boolean everRefused;
+    private final RoomWaiters waiters;
 
     /** @param properties the bounds */
     public InFlightLimiter(SampleProperties properties) {
         this.perDevice = properties.getDeviceApi().getMaxInFlightPerDevice();
         this.perTenant = properties.getDeviceApi().getMaxInFlightPerTenant();
+        this.waiters = new RoomWaiters(this, properties.getDeviceApi().getMaxHeldRequestsPerTenant(),
+                properties.getDeviceApi().getHoldWhenFull().toMillis());
+    }
+
+    /**
+     * Holds a request that found no room until room may be there ({@code sample.device-api.hold-when-full}, at most
+     * {@code max-held-requests-per-tenant} of a tenant at once), oldest first.
+     *
+     * @param tenantId the device's tenant
+     * @param deviceId the device
+     * @param values the values it needs room for (1 while its body is unparsed)
+     * @return completes with true when there may be room now (then {@link #passRoomOn} must follow the request's
+     *     try), false when the hold ended without; null when it cannot be held: holding is off, the tenant has the
+     *     most held, or the values exceed the device bound and never fit
+     */
+    public CompletableFuture<Boolean> awaitRoom(UUID tenantId, UUID deviceId, int values) {
+        return values > perDevice ? null : waiters.await(tenantId, deviceId, values);
+    }
+
+    /**
+     * A request woken from its hold has tried to take its room, successfully or not: wakes the tenant's next held
+     * request if room is left.
+     *
+     * @param tenantId the tenant
+     */
+    public void passRoomOn(UUID tenantId) {
+        waiters.roomFreed(tenantId);
+    }
+
+    /** @return requests held for room now */
+    public int getHeldRequests() {
+        return waiters.held();
+    }
+
+    /** Ends every hold, with no room: the application stops. */
+    @PreDestroy
+    public void releaseHeld() {
+        waiters.releaseAll();
     }
 
     /**
@@ -93,6 +134,7 @@ public class InFlightLimiter {
     public void release(UUID tenantId, UUID deviceId, int values) {
         subtract(byDevice, deviceId, values);
         subtract(byTenant, tenantId, values);
+        waiters.roomFreed(tenantId);
     }
 
     /** @return values in flight over all tenants */

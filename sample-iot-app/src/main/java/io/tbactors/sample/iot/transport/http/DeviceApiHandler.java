@@ -18,8 +18,12 @@ import io.tbactors.sample.iot.web.ProblemResponses;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -27,9 +31,11 @@ import org.springframework.stereotype.Component;
 /**
  * The device API's logic, compatible with ThingsBoard's HTTP transport: a device posts with its access token in the
  * path; {@link DeviceApiServlet} reads the body and writes what this returns. A 200 means stored: it comes once the
- * tenant's root rule chain has finished with every reading of the request (asynchronously: no thread waits). 429
- * when the device's or the tenant's values in flight are at their bound (checked before the body
- * is parsed when there is no room at all, and again with the body's count), or the device's mailbox is full; 500 with
+ * tenant's root rule chain has finished with every reading of the request (asynchronously: no thread waits). A
+ * request that finds the device's or the tenant's values in flight at their bound (checked before the body is parsed
+ * when there is no room at all, and again with the body's count) is held for room, a few per tenant, for at most
+ * {@code sample.device-api.hold-when-full}, and tried again once room comes back ({@link #afterHold}); 429 when it
+ * cannot be held or its hold runs out, or when the device's mailbox is full; 500 with
  * the reason when the chain failed on a reading; 503 when a storage write queue is full; 410 when
  * the device was deleted before its readings were stored; 503 when the actor system is shutting down or the chain did
  * not finish within the reply timeout; 400, 401 and 413 for a bad body, an unknown token and a body over the limit.
@@ -45,6 +51,11 @@ public class DeviceApiHandler {
     private final SampleProperties properties;
     private final IotStats stats;
     private final ParseBudget parseBudget;
+    /**
+     * Where a request held for room is tried again (the thread that gave the room back is a storage writer's or an
+     * actor's, which must not parse): two threads, started on demand and ended after 10 s idle.
+     */
+    private final ThreadPoolExecutor heldRequests = heldRequestsExecutor();
 
     /**
      * @param deviceService finds a device by its token
@@ -61,6 +72,17 @@ public class DeviceApiHandler {
         this.properties = properties;
         this.stats = stats;
         this.parseBudget = new ParseBudget(properties.getDeviceApi().getMaxParsing().toBytes());
+    }
+
+    private static ThreadPoolExecutor heldRequestsExecutor() {
+        AtomicInteger threads = new AtomicInteger();
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(2, 2, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "device-api-held-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
     }
 
     /**
@@ -87,7 +109,22 @@ public class DeviceApiHandler {
         try {
             Device device = deviceService.findByAccessToken(accessToken)
                     .orElseThrow(() -> new ApiException(HttpStatus.UNAUTHORIZED, "Unknown device access token"));
-            // no room at all: refused before the body is parsed, which costs more than the refusal
+            return parseAndSubmit(device, msgType, body, path, true);
+        } catch (ApiException refused) {
+            return CompletableFuture.completedFuture(ProblemResponses.of(refused.getStatus(), refused.getMessage(), path));
+        }
+    }
+
+    private CompletableFuture<ResponseEntity<Object>> parseAndSubmit(Device device, String msgType, byte[] body, String path,
+                                                                     boolean mayHold) {
+        try {
+            // no room at all: held, or refused, before the body is parsed, which costs more than the refusal
+            if (mayHold && !ingestion.hasRoom(device, 1)) {
+                CompletableFuture<Boolean> held = ingestion.awaitRoom(device, 1);
+                if (held != null) {
+                    return afterHold(held, device, () -> parseAndSubmit(device, msgType, body, path, false));
+                }
+            }
             DeviceIngestion.Admission room = ingestion.checkRoom(device);
             if (room != null) {
                 return CompletableFuture.completedFuture(refused(room, path));
@@ -105,6 +142,15 @@ public class DeviceApiHandler {
                         : List.of(new TsEntry(null, parser.parseAttributes(body)));
             } finally {
                 parseBudget.release(body.length);
+            }
+            int values = DeviceIngestion.valuesOf(entries);
+            if (mayHold && !ingestion.hasRoom(device, values)) {
+                // some room, not enough for this body: held until all of it fits (null when it never can), with its
+                // body unparsed again, so that held requests cost no more than the bodies of requests being read
+                CompletableFuture<Boolean> held = ingestion.awaitRoom(device, values);
+                if (held != null) {
+                    return afterHold(held, device, () -> parseAndSubmit(device, msgType, body, path, false));
+                }
             }
             return submit(device, msgType, entries, path);
         } catch (ApiException refused) {
@@ -126,6 +172,24 @@ public class DeviceApiHandler {
             stats.deviceRejected();
             return failureResponse(failure, path);
         });
+    }
+
+    /**
+     * Once a hold ends, tries the request once more, without holding: with room it is admitted, without (the hold ran
+     * out) it is refused as it would have been at first. The try runs on {@link #heldRequests}, not on the thread that
+     * gave the room back; after it, the tenant's next held request is woken if room is left.
+     */
+    private CompletableFuture<ResponseEntity<Object>> afterHold(CompletableFuture<Boolean> held, Device device,
+                                                                Supplier<CompletableFuture<ResponseEntity<Object>>> attempt) {
+        return held.thenComposeAsync(woken -> {
+            try {
+                return attempt.get();
+            } finally {
+                if (woken) {
+                    ingestion.passRoomOn(device);
+                }
+            }
+        }, heldRequests);
     }
 
     private static ResponseEntity<Object> refused(DeviceIngestion.Admission admission, String path) {

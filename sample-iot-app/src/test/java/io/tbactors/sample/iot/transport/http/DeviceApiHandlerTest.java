@@ -26,6 +26,7 @@ import org.springframework.http.ResponseEntity;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
@@ -191,13 +192,84 @@ class DeviceApiHandlerTest {
         Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
     }
 
-    /** A limiter whose device and tenant bounds are both {@code bound}, with {@code held} of the device's values in flight. */
+    /**
+     * A limiter whose device and tenant bounds are both {@code bound}, with {@code held} of the device's values in
+     * flight, that refuses at once (no hold: see the tests of holding below).
+     */
     private InFlightLimiter limiterHolding(int bound, int held) {
+        properties.getDeviceApi().setHoldWhenFull(Duration.ZERO);
+        return limiterHolding(bound, held, properties);
+    }
+
+    private static InFlightLimiter limiterHolding(int bound, int held, SampleProperties properties) {
         properties.getDeviceApi().setMaxInFlightPerDevice(bound);
         properties.getDeviceApi().setMaxInFlightPerTenant(bound);
         InFlightLimiter limiter = new InFlightLimiter(properties);
         assertThat(limiter.tryAcquire(DEVICE.tenantId(), DEVICE.id(), held)).isNull();
         return limiter;
+    }
+
+    @Test
+    void aRequestThatFindsNoRoomIsHeldUnparsedAndAdmittedOnceRoomComesBack() throws Exception {
+        properties.getDeviceApi().setHoldWhenFull(Duration.ofHours(1));
+        InFlightLimiter full = limiterHolding(2, 2, properties);
+        DevicePayloadParser parser = Mockito.spy(new DevicePayloadParser(JsonMapper.builder().build(), properties));
+        DeviceApiHandler holding = handlerWith(parser, full);
+        AtomicReference<DeviceDataMsg> told = new AtomicReference<>();
+        Mockito.doAnswer(call -> {
+            told.set(call.getArgument(0, DeviceDataMsg.class));
+            return null;
+        }).when(actorSystemContext).tell(any());
+
+        CompletableFuture<ResponseEntity<Object>> answer = holding.postTelemetry("token", BODY, PATH);
+
+        assertThat(answer).as("held, not refused").isNotDone();
+        assertThat(full.getHeldRequests()).isEqualTo(1);
+        Mockito.verify(parser, Mockito.never()).parseTelemetry(any());
+        full.release(DEVICE.tenantId(), DEVICE.id(), 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> told.get() != null);
+        assertThat(full.getInFlightValues()).as("the held request's value").isEqualTo(1);
+        told.get().processed().complete(null);
+        assertThat(answer.get(5, TimeUnit.SECONDS).getStatusCode().value()).isEqualTo(200);
+        assertThat(full.getRefused()).as("a held request that got its room was not refused").isZero();
+        assertThat(stats.getDeviceRejected()).isZero();
+    }
+
+    @Test
+    void aBodyThatFitsOnlyInPartIsHeldUntilAllOfItFitsParsedAgainAfterAndAHoldThatRunsOutAnswers429() throws Exception {
+        properties.getDeviceApi().setHoldWhenFull(Duration.ofMillis(100));
+        InFlightLimiter partly = limiterHolding(3, 2, properties);
+        DevicePayloadParser parser = Mockito.spy(new DevicePayloadParser(JsonMapper.builder().build(), properties));
+
+        CompletableFuture<ResponseEntity<Object>> answer = handlerWith(parser, partly)
+                .postTelemetry("token", "[{\"a\": 1}, {\"a\": 2}]".getBytes(StandardCharsets.UTF_8), PATH);
+
+        ResponseEntity<Object> response = answer.get(5, TimeUnit.SECONDS);
+        assertThat(response.getStatusCode().value()).isEqualTo(429);
+        assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+        Mockito.verify(parser, Mockito.times(2).description("parsed, held unparsed, parsed again")).parseTelemetry(any());
+        assertThat(partly.getInFlightValues()).as("nothing taken by the refused message").isEqualTo(2);
+        assertThat(partly.getHeldRequests()).isZero();
+        assertThat(partly.getRefused()).isEqualTo(1);
+        Mockito.verify(actorSystemContext, Mockito.never()).tell(any());
+    }
+
+    @Test
+    void pastItsTenantsMostHeldARequestIsRefusedAtOnce() throws Exception {
+        properties.getDeviceApi().setHoldWhenFull(Duration.ofHours(1));
+        properties.getDeviceApi().setMaxHeldRequestsPerTenant(1);
+        InFlightLimiter full = limiterHolding(2, 2, properties);
+        DeviceApiHandler holding = parsingHandlerWith(full);
+
+        CompletableFuture<ResponseEntity<Object>> first = holding.postTelemetry("token", BODY, PATH);
+        ResponseEntity<Object> second = holding.postTelemetry("token", BODY, PATH).get(5, TimeUnit.SECONDS);
+
+        assertThat(first).isNotDone();
+        assertThat(second.getStatusCode().value()).isEqualTo(429);
+        assertThat(((ProblemDetail) second.getBody()).getDetail()).contains("the device has 2 value(s) in flight");
+        full.releaseHeld();
+        assertThat(first.get(5, TimeUnit.SECONDS).getStatusCode().value()).as("the stop ends the hold: refused as at first")
+                .isEqualTo(429);
     }
 
     private DeviceApiHandler parsingHandlerWith(InFlightLimiter limiter) {
