@@ -14,6 +14,7 @@ import io.tbactors.sample.iot.stats.IotStats;
 import io.tbactors.sample.iot.storage.DeviceDeletedException;
 import io.tbactors.sample.iot.storage.WriteBehindQueue;
 import io.tbactors.sample.iot.web.ApiException;
+import io.tbactors.sample.iot.web.LogText;
 import io.tbactors.sample.iot.web.ProblemResponses;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import lombok.extern.slf4j.Slf4j;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -42,6 +44,7 @@ import org.springframework.stereotype.Component;
  * Every answer that is not a 200 carries a problem detail, and every 429 and 503 a {@code Retry-After} (see
  * {@link ProblemResponses#of}).
  */
+@Slf4j
 @Component
 public class DeviceApiHandler {
 
@@ -122,7 +125,7 @@ public class DeviceApiHandler {
             if (mayHold && !ingestion.hasRoom(device, 1)) {
                 CompletableFuture<Boolean> held = ingestion.awaitRoom(device, 1);
                 if (held != null) {
-                    return afterHold(held, device, () -> parseAndSubmit(device, msgType, body, path, false));
+                    return afterHold(held, device, path, () -> parseAndSubmit(device, msgType, body, path, false));
                 }
             }
             DeviceIngestion.Admission room = ingestion.checkRoom(device);
@@ -149,7 +152,7 @@ public class DeviceApiHandler {
                 // body unparsed again, so that held requests cost no more than the bodies of requests being read
                 CompletableFuture<Boolean> held = ingestion.awaitRoom(device, values);
                 if (held != null) {
-                    return afterHold(held, device, () -> parseAndSubmit(device, msgType, body, path, false));
+                    return afterHold(held, device, path, () -> parseAndSubmit(device, msgType, body, path, false));
                 }
             }
             return submit(device, msgType, entries, path);
@@ -179,11 +182,16 @@ public class DeviceApiHandler {
      * out) it is refused as it would have been at first. The try runs on {@link #heldRequests}, not on the thread that
      * gave the room back; after it, the tenant's next held request is woken if room is left.
      */
-    private CompletableFuture<ResponseEntity<Object>> afterHold(CompletableFuture<Boolean> held, Device device,
+    private CompletableFuture<ResponseEntity<Object>> afterHold(CompletableFuture<Boolean> held, Device device, String path,
                                                                 Supplier<CompletableFuture<ResponseEntity<Object>>> attempt) {
         return held.thenComposeAsync(woken -> {
             try {
                 return attempt.get();
+            } catch (RuntimeException unexpected) {
+                // what the servlet does for a request tried at once: off its thread, this one must answer itself
+                log.error("Unexpected failure of POST {} after it was held for room", LogText.escape(path), unexpected);
+                return CompletableFuture.completedFuture(ProblemResponses.of(HttpStatus.INTERNAL_SERVER_ERROR,
+                        "Unexpected server error; see the server log", path));
             } finally {
                 if (woken) {
                     ingestion.passRoomOn(device);

@@ -255,6 +255,26 @@ class DeviceApiHandlerTest {
     }
 
     @Test
+    void aHeldRequestWhoseTryFailsUnexpectedlyAnswers500AndStillWakesTheNext() throws Exception {
+        properties.getDeviceApi().setHoldWhenFull(Duration.ofHours(1));
+        InFlightLimiter full = limiterHolding(2, 2, properties);
+        DevicePayloadParser parser = Mockito.spy(new DevicePayloadParser(JsonMapper.builder().build(), properties));
+        Mockito.doThrow(new IllegalStateException("a parser bug")).doCallRealMethod().when(parser).parseTelemetry(any());
+        DeviceApiHandler holding = handlerWith(parser, full);
+        CompletableFuture<ResponseEntity<Object>> first = holding.postTelemetry("token", BODY, PATH);
+        CompletableFuture<ResponseEntity<Object>> second = holding.postTelemetry("token", BODY, PATH);
+
+        full.release(DEVICE.tenantId(), DEVICE.id(), 2);
+
+        ResponseEntity<Object> failed = first.get(5, TimeUnit.SECONDS);
+        assertThat(failed.getStatusCode().value()).isEqualTo(500);
+        assertThat(((ProblemDetail) failed.getBody()).getDetail()).contains("see the server log");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> Mockito.verify(actorSystemContext).tell(any()));
+        assertThat(second).as("woken by the first one's failed try, now in the rule engine").isNotDone();
+        assertThat(full.getHeldRequests()).isZero();
+    }
+
+    @Test
     void pastItsTenantsMostHeldARequestIsRefusedAtOnce() throws Exception {
         properties.getDeviceApi().setHoldWhenFull(Duration.ofHours(1));
         properties.getDeviceApi().setMaxHeldRequestsPerTenant(1);
