@@ -82,9 +82,12 @@ public class DeviceIngestion {
     }
 
     /**
+     * Looks for room without taking it or counting a refusal: before an HTTP request is held, and before an MQTT message
+     * already parsed once and refused is tried again.
+     *
      * @param device the authenticated device
-     * @param values the values of a message already parsed once and refused for lack of room
-     * @return whether the device and its tenant have room for them now, checked without counting a refusal
+     * @param values the values wanted (1 for a body not parsed yet)
+     * @return whether the device and its tenant have room for them now
      */
     public boolean hasRoom(Device device, int values) {
         return limiter.hasRoom(device.tenantId(), device.id(), values);

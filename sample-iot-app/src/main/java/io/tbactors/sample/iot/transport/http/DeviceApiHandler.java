@@ -122,11 +122,9 @@ public class DeviceApiHandler {
                                                                      boolean mayHold) {
         try {
             // no room at all: held, or refused, before the body is parsed, which costs more than the refusal
-            if (mayHold && !ingestion.hasRoom(device, 1)) {
-                CompletableFuture<Boolean> held = ingestion.awaitRoom(device, 1);
-                if (held != null) {
-                    return afterHold(held, device, path, () -> parseAndSubmit(device, msgType, body, path, false));
-                }
+            CompletableFuture<ResponseEntity<Object>> held = mayHold ? holdIfNoRoom(device, msgType, body, path, 1) : null;
+            if (held != null) {
+                return held;
             }
             DeviceIngestion.Admission room = ingestion.checkRoom(device);
             if (room != null) {
@@ -147,13 +145,11 @@ public class DeviceApiHandler {
                 parseBudget.release(body.length);
             }
             int values = DeviceIngestion.valuesOf(entries);
-            if (mayHold && !ingestion.hasRoom(device, values)) {
-                // some room, not enough for this body: held until all of it fits (null when it never can), with its
-                // body unparsed again, so that held requests cost no more than the bodies of requests being read
-                CompletableFuture<Boolean> held = ingestion.awaitRoom(device, values);
-                if (held != null) {
-                    return afterHold(held, device, path, () -> parseAndSubmit(device, msgType, body, path, false));
-                }
+            // some room, not enough for this body: held until all of it fits, with its body unparsed again, so that
+            // held requests cost no more than the bodies of requests being read
+            held = mayHold ? holdIfNoRoom(device, msgType, body, path, values) : null;
+            if (held != null) {
+                return held;
             }
             return submit(device, msgType, entries, path);
         } catch (ApiException refused) {
@@ -175,6 +171,22 @@ public class DeviceApiHandler {
             stats.deviceRejected();
             return failureResponse(failure, path);
         });
+    }
+
+    /**
+     * Holds the request when the device or its tenant has no room for its values now.
+     *
+     * @param values the values it needs room for (1 while its body is unparsed)
+     * @return its answer once held and tried again, or null when there is room now or it cannot be held (then it goes
+     *     on, and is refused if there is no room)
+     */
+    private CompletableFuture<ResponseEntity<Object>> holdIfNoRoom(Device device, String msgType, byte[] body, String path,
+                                                                   int values) {
+        if (ingestion.hasRoom(device, values)) {
+            return null;
+        }
+        CompletableFuture<Boolean> held = ingestion.awaitRoom(device, values);
+        return held == null ? null : afterHold(held, device, path, () -> parseAndSubmit(device, msgType, body, path, false));
     }
 
     /**
