@@ -6,8 +6,9 @@
 
 A line of results.tsv: round, shape, producers, runtime, M msg/s of the iterations that count ('-' if none),
 iterations counted/measured, M msg/s of the iterations set aside ('-' if none), and the placement probes of every
-iteration (ns before/after). An iteration counts when both its probes were at most MAX_NS ('off': every iteration
-counts); a fork's figure is a million messages over the median round of the iterations that count.
+iteration (ns before/after; the forks separated by ';'). An iteration counts when both its probes were at most MAX_NS
+('off': every iteration counts); the figure is a million messages over the median round of the iterations that count,
+of all the forks in JSON (rounds.sh's FORKS, the forks of one runtime in one round).
 """
 import collections
 import json
@@ -21,24 +22,29 @@ def fork_line(json_path, rnd, shape, producers, label, max_ns):
         # JMH writes an empty list when the benchmark failed (a round that did not finish, an exception)
         raise SystemExit(f'{json_path}: the fork has no result: it failed (its .log says why)')
     bench = results[0]
-    iterations = bench['primaryMetric']['rawDataHistogram'][0]
+    # one list of iterations per fork: FORKS > 1 runs several forks of a runtime in a round, pooled here
+    forks = bench['primaryMetric']['rawDataHistogram']
     probes = bench.get('secondaryMetrics', {})
-    none = [[None] * len(iterations)]
-    before = probes.get('placement.before', {}).get('rawData', none)[0]
-    after = probes.get('placement.after', {}).get('rawData', none)[0]
-    if max_ns != 'off' and before[0] is None:
+    none = [[None] * len(iterations) for iterations in forks]
+    befores = probes.get('placement.before', {}).get('rawData', none)
+    afters = probes.get('placement.after', {}).get('rawData', none)
+    if max_ns != 'off' and befores[0][0] is None:
         raise SystemExit(f'{json_path}: no placement probes (run the fork with -prof '
                          'io.tbactors.benchmarks.support.PlacementProfiler, or set PLACEMENT_MAX_NS=off)')
     limit = None if max_ns == 'off' else float(max_ns)
-    kept, aside, shown, counted = [], [], [], 0
-    for histogram, x, y in zip(iterations, before, after):
-        samples = [value for value, count in histogram for _ in range(count)]
-        near = limit is None or (x <= limit and y <= limit)
-        counted += near
-        (kept if near else aside).extend(samples)
-        shown.append('-' if x is None else f'{x:.0f}/{y:.0f}')
-    return '\t'.join([rnd, shape, producers, label, rate(kept), f'{counted}/{len(iterations)}', rate(aside),
-                      ','.join(shown)])
+    kept, aside, shown, counted, measured = [], [], [], 0, 0
+    for iterations, before, after in zip(forks, befores, afters):
+        fork_shown = []
+        for histogram, x, y in zip(iterations, before, after):
+            samples = [value for value, count in histogram for _ in range(count)]
+            near = limit is None or (x <= limit and y <= limit)
+            counted += near
+            (kept if near else aside).extend(samples)
+            fork_shown.append('-' if x is None else f'{x:.0f}/{y:.0f}')
+        measured += len(iterations)
+        shown.append(','.join(fork_shown))
+    return '\t'.join([rnd, shape, producers, label, rate(kept), f'{counted}/{measured}', rate(aside),
+                      ';'.join(shown)])
 
 
 def rate(samples_ms):

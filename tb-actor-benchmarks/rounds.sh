@@ -17,6 +17,10 @@
 #              does not finish, an exception) is listed in failed.txt there and the run goes on; it then exits 1
 #              after the table, with the list
 #   WARMUP, ITERATIONS  JMH's warm-up and measurement iterations of 1 s per fork (default 3 and 5)
+#   FORKS      forks of each runtime in each round, back to back (default 1); a round's figure pools their counted
+#              iterations. Forks of a row differ from each other more than the spread of one fork's iterations
+#              explains, so a second fork narrows the rounds' spread more than more iterations do
+#              (BENCHMARKS.md, "Two forks a round")
 #   MANY_ACTORS_WARMUP  warm-up iterations of the 100000x10 rows (default 40, Shape.MANY_ACTORS_WARMUP_ITERATIONS)
 #   JMH_ARGS   more JMH options for every fork
 #   PLACEMENT_MAX_NS  an iteration counts only when a cache line's round trip between the two CPUs, probed right before
@@ -38,6 +42,8 @@ shapes=${SHAPES:-1x1000000,10x100000,1000x1000,100000x10}
 placement=${PLACEMENT_MAX_NS:-150}
 case "$placement" in off) ;; ''|*[!0-9]*|0) echo "PLACEMENT_MAX_NS must be a positive number of ns or off, got '$placement'" >&2; exit 2;; esac
 retries=${PLACEMENT_RETRIES:-3}
+forks=${FORKS:-1}
+case "$forks" in ''|*[!0-9]*|0) echo "FORKS must be a positive whole number, got '$forks'" >&2; exit 2;; esac
 case "$retries" in ''|*[!0-9]*) echo "PLACEMENT_RETRIES must be a whole number, got '$retries'" >&2; exit 2;; esac
 prof=(-prof io.tbactors.benchmarks.support.PlacementProfiler)
 [ "$placement" = off ] && prof=()
@@ -78,7 +84,7 @@ if [ -z "${SUMMARY_ONLY:-}" ]; then
               # JAR after the runtime's jar: the placement probe for a jar built from other sources
               # shellcheck disable=SC2086 # JMH_ARGS is a list of options
               if java -cp "$j:$jar" org.openjdk.jmh.Main ThroughputBenchmark -p impl="$impl" -p shape="$shape" -p producers="$p" \
-                  -jvmArgsAppend "$fork_flags" "${wi[@]}" "${prof[@]}" ${JMH_ARGS:-} -rf json -rff "$f.json" > "$f.log" 2>&1; then break; fi
+                  -f "$forks" -jvmArgsAppend "$fork_flags" "${wi[@]}" "${prof[@]}" ${JMH_ARGS:-} -rf json -rff "$f.json" > "$f.log" 2>&1; then break; fi
               grep -q "Unable to acquire the JMH lock" "$f.log" || break
               sleep 10
             done

@@ -51,6 +51,25 @@ class RoundsScriptTest {
     }
 
     @Test
+    void theForksOfOneRoundArePooled() throws Exception {
+        // FORKS=2: JMH's JSON has one list of iterations per fork; the second fork's rounds of 30 ms count beside the
+        // first fork's 10 ms, and its far iteration (300 ns before) is set aside with the first fork's
+        Path twoForks = dir.resolve("two-forks.json");
+        Files.writeString(twoForks, "[{\"primaryMetric\": {\"rawDataHistogram\": ["
+                + "[[[10.0, 3]], [[20.0, 2], [21.0, 1]]],"
+                + "[[[30.0, 4]], [[40.0, 1]]]]},"
+                + " \"secondaryMetrics\": {\"placement.before\": {\"rawData\": [[65.0, 66.0], [70.0, 300.0]]},"
+                + " \"placement.after\": {\"rawData\": [[64.0, 300.0], [68.0, 66.0]]}}}]");
+
+        Run run = rounds("fork", twoForks.toString(), "2", "1x1000000", "1", "tb", "150");
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        // counted: 10, 10, 10, 30, 30, 30, 30 ms (median 30: 33.333 M msg/s); set aside: 20, 20, 21, 40 (median 20.5)
+        assertThat(run.output().strip())
+                .isEqualTo("2\t1x1000000\t1\ttb\t33.333\t2/4\t48.780\t65/64,66/300;70/68,300/66");
+    }
+
+    @Test
     void withTheBoundOffEveryIterationCounts() throws Exception {
         Run run = rounds("fork", fork(true).toString(), "1", "1x1000000", "1", "pekko", "off");
 
@@ -114,6 +133,7 @@ class RoundsScriptTest {
         String json = Files.readString(fork(false)).replace("\"", "\\\"");
         Files.writeString(fakeJava, String.join("\n",
                 "#!/usr/bin/env bash",
+                "echo \"$*\" >> \"$(dirname \"$0\")/args.txt\"",
                 "out=''; impl=''",
                 "while [ $# -gt 0 ]; do",
                 "  case \"$1\" in -rff) out=$2; shift;; impl=*) impl=${1#impl=};; esac; shift",
@@ -134,6 +154,7 @@ class RoundsScriptTest {
         builder.environment().put("SHAPES", "1x1000000");
         builder.environment().put("PRODUCERS", "1");
         builder.environment().put("PLACEMENT_MAX_NS", "off");
+        builder.environment().put("FORKS", "2");
         Process process = builder.start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("rounds.sh ended").isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -143,6 +164,20 @@ class RoundsScriptTest {
                 .contains("Forks that failed")
                 .contains("round 1, 1x1000000, 1p, pekko: java.lang.IllegalStateException: Round not finished after 120 s");
         assertThat(Files.readString(out.resolve("failed.txt"))).contains("r1-pekko-1x1000000-1p.log");
+        // FORKS: every runtime's JMH run of the round gets that many forks
+        assertThat(Files.readAllLines(bin.resolve("args.txt"))).hasSize(2).allMatch(args -> args.contains(" -f 2 "));
+    }
+
+    @Test
+    void aBadForkCountIsRefusedWithWhatIsAllowed() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", "rounds.sh", "1").redirectErrorStream(true);
+        builder.environment().put("FORKS", "0");
+        Process process = builder.start();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("rounds.sh ended").isTrue();
+
+        assertThat(process.exitValue()).isEqualTo(2);
+        assertThat(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .contains("FORKS must be a positive whole number, got '0'");
     }
 
     private record Run(int exit, String output) {
