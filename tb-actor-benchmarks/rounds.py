@@ -12,6 +12,7 @@ of all the forks in JSON (rounds.sh's FORKS, the forks of one runtime in one rou
 """
 import collections
 import json
+import math
 import statistics
 import sys
 
@@ -55,17 +56,40 @@ def rate(samples_ms):
 KNOWN = ('tb', 'tb-padded', 'tb-base', 'tborig', 'pekko', 'limit')
 
 
+def without_common_speed(rows, order, by_round):
+    """The spread of each runtime once what its round's runtimes had in common is taken out: in each round where every
+    runtime of the row counted, each figure over the geometric mean of the runtimes' figures (the limit left out, it is
+    no runtime). The machine's speed drifts between rounds (its host's other work) and every runtime of a round meets
+    it alike; what stays is each runtime's own spread."""
+    runtimes = [l for l in order if l != 'limit']
+    if len(runtimes) < 2:
+        return []
+    out = ['', "Spread without the round's common speed (each figure over the geometric mean of its round's runtimes, "
+                'the limit left out; n = rounds where every runtime counted)',
+           '| row | ' + ' | '.join(runtimes) + ' |', '| --- ' * (1 + len(runtimes)) + '|']
+    for s, p in rows:
+        rounds = [r for r in by_round[(s, p)].values() if all(l in r for l in runtimes)]
+        cells = []
+        for l in runtimes:
+            relative = [r[l] / math.exp(statistics.mean(math.log(r[x]) for x in runtimes)) for r in rounds]
+            cells.append('-' if len(relative) < 2 else f'{max(relative) / min(relative):.2f}x (n={len(relative)})')
+        out.append(f'| {s}, {p}p | ' + ' | '.join(cells) + ' |')
+    return out
+
+
 def table(results_path):
     runs = collections.defaultdict(list)
+    by_round = collections.defaultdict(dict)
     aside = collections.defaultdict(list)
     iterations = collections.defaultdict(lambda: [0, 0])
     labels = []
     for line in open(results_path):
         cols = line.rstrip('\n').split('\t')
-        _, shape, p, label, mps = cols[:5]
+        rnd, shape, p, label, mps = cols[:5]
         key = (shape, p, label)
         if mps != '-':
             runs[key].append(float(mps))
+            by_round[(shape, p)].setdefault(rnd, {})[label] = float(mps)
         if len(cols) >= 7:
             counted, measured = map(int, cols[5].split('/'))
             iterations[label][0] += counted
@@ -105,6 +129,7 @@ def table(results_path):
             out.append(f'| {s}, {p}p | ' + ' | '.join(
                 '-' if not lim or (s, p, l) not in med else f'{med[(s, p, l)] / lim:.2f}'
                 for l in order if l != 'limit') + ' |')
+    out.extend(without_common_speed(rows, order, by_round))
     if iterations:
         out.append('')
         out.append('Iterations counted (both placement probes within the bound) / measured: ' + ', '.join(

@@ -2,8 +2,9 @@
 # rounds.sh [ROUNDS]: the throughput rows as ROUNDS (default 5) interleaved rounds. A round runs every row once, and
 # inside a row every runtime once (one JMH fork each, in an order rotated from round to round), so the runtimes of a
 # row meet the same background load; the table printed at the end gives, per row and runtime, the median of the
-# rounds in M msg/s with its spread (max/min over the rounds) beside it, then ours against each other runtime and
-# each runtime's share of the limit. Run from the project root after building the jar:
+# rounds in M msg/s with its spread (max/min over the rounds) beside it, then ours against each other runtime,
+# each runtime's share of the limit, and each runtime's spread once the speed every runtime of a round met alike (the
+# machine's drift between rounds) is taken out. Run from the project root after building the jar:
 #   ./mvnw -B -q package -DskipTests -pl tb-actor-benchmarks -am && tb-actor-benchmarks/rounds.sh 5
 # Environment:
 #   JAR        the benchmarks jar (default tb-actor-benchmarks/target/benchmarks.jar): runtimes tb, tb-padded (ours with

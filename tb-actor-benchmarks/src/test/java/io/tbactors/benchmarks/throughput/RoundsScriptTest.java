@@ -112,6 +112,29 @@ class RoundsScriptTest {
     }
 
     @Test
+    void theSpreadWithoutTheRoundsCommonSpeedTakesOutWhatEveryRuntimeOfARoundMet() throws Exception {
+        // round 2 ran twice as fast for both runtimes (the machine, not the runtimes); round 3 lacks Pekko's figure
+        Path results = dir.resolve("results.tsv");
+        Files.writeString(results, String.join("\n",
+                "1\t10x100000\t2\ttb\t100.000\t3/3\t-\t",
+                "1\t10x100000\t2\tpekko\t25.000\t3/3\t-\t",
+                "1\t10x100000\t2\tlimit\t300.000\t3/3\t-\t",
+                "2\t10x100000\t2\ttb\t200.000\t3/3\t-\t",
+                "2\t10x100000\t2\tpekko\t50.000\t3/3\t-\t",
+                "2\t10x100000\t2\tlimit\t310.000\t3/3\t-\t",
+                "3\t10x100000\t2\ttb\t120.000\t3/3\t-\t",
+                "3\t10x100000\t2\tpekko\t-\t0/3\t20.000\t") + "\n");
+
+        Run run = rounds("table", results.toString());
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output())
+                .contains("| 10x100000, 2p | 120.00 (2.00x, n=3) | 37.50 (2.00x, n=2) | 305.00 (1.03x, n=2) |")
+                .contains("Spread without the round's common speed")
+                .contains("| 10x100000, 2p | 1.00x (n=2) | 1.00x (n=2) |");
+    }
+
+    @Test
     void aForkWithoutAResultIsReportedAsFailed() throws Exception {
         Path empty = dir.resolve("failed.json");
         Files.writeString(empty, "[\n]\n");
