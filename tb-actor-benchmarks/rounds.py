@@ -69,9 +69,10 @@ def without_common_speed(rows, order, by_round):
            '| row | ' + ' | '.join(runtimes) + ' |', '| --- ' * (1 + len(runtimes)) + '|']
     for s, p in rows:
         rounds = [r for r in by_round[(s, p)].values() if all(l in r for l in runtimes)]
+        common = [math.exp(statistics.mean(math.log(r[l]) for l in runtimes)) for r in rounds]
         cells = []
         for l in runtimes:
-            relative = [r[l] / math.exp(statistics.mean(math.log(r[x]) for x in runtimes)) for r in rounds]
+            relative = [r[l] / speed for r, speed in zip(rounds, common)]
             cells.append('-' if len(relative) < 2 else f'{max(relative) / min(relative):.2f}x (n={len(relative)})')
         out.append(f'| {s}, {p}p | ' + ' | '.join(cells) + ' |')
     return out

@@ -1,5 +1,6 @@
 package io.tbactors.sample.iot.transport.http;
 
+import io.tbactors.core.dispatch.NamedThreadFactory;
 import io.tbactors.kafka.TbClusterRemoteFailureException;
 import io.tbactors.rule.MessageNotAcceptedException;
 import io.tbactors.rule.RuleChainFailureException;
@@ -23,8 +24,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import lombok.extern.slf4j.Slf4j;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -78,12 +77,8 @@ public class DeviceApiHandler {
     }
 
     private static ThreadPoolExecutor heldRequestsExecutor() {
-        AtomicInteger threads = new AtomicInteger();
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(2, 2, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
-            Thread thread = new Thread(runnable, "device-api-held-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(2, 2, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                new NamedThreadFactory("device-api-held"));
         executor.allowCoreThreadTimeOut(true);
         return executor;
     }
@@ -186,7 +181,7 @@ public class DeviceApiHandler {
             return null;
         }
         CompletableFuture<Boolean> held = ingestion.awaitRoom(device, values);
-        return held == null ? null : afterHold(held, device, path, () -> parseAndSubmit(device, msgType, body, path, false));
+        return held == null ? null : afterHold(held, device, msgType, body, path);
     }
 
     /**
@@ -194,11 +189,11 @@ public class DeviceApiHandler {
      * out) it is refused as it would have been at first. The try runs on {@link #heldRequests}, not on the thread that
      * gave the room back; after it, the tenant's next held request is woken if room is left.
      */
-    private CompletableFuture<ResponseEntity<Object>> afterHold(CompletableFuture<Boolean> held, Device device, String path,
-                                                                Supplier<CompletableFuture<ResponseEntity<Object>>> attempt) {
+    private CompletableFuture<ResponseEntity<Object>> afterHold(CompletableFuture<Boolean> held, Device device, String msgType,
+                                                                byte[] body, String path) {
         return held.thenComposeAsync(woken -> {
             try {
-                return attempt.get();
+                return parseAndSubmit(device, msgType, body, path, false);
             } catch (RuntimeException unexpected) {
                 // what the servlet does for a request tried at once: off its thread, this one must answer itself
                 log.error("Unexpected failure of POST {} after it was held for room", LogText.escape(path), unexpected);
