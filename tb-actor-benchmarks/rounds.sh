@@ -21,7 +21,7 @@
 #   FORKS      forks of each runtime in each round, back to back (default 1); a round's figure pools their counted
 #              iterations. Forks of a row differ from each other more than the spread of one fork's iterations
 #              explains, so a second fork narrows the rounds' spread more than more iterations do
-#              (BENCHMARKS.md, "Two forks a round")
+#              (BENCHMARKS.md, "Two forks a round"; the current table runs three, "Three forks a round")
 #   MANY_ACTORS_WARMUP  warm-up iterations of the 100000x10 rows (default 40, Shape.MANY_ACTORS_WARMUP_ITERATIONS)
 #   JMH_ARGS   more JMH options for every fork
 #   PLACEMENT_MAX_NS  an iteration counts only when a cache line's round trip between the two CPUs, probed right before
